@@ -1,0 +1,144 @@
+import path from "node:path";
+
+export type NodeEnv = "development" | "production" | "test";
+export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+
+export interface Config {
+  nodeEnv: NodeEnv;
+  port: number;
+  host: string;
+  /** Absent: the service launches its own embedded engine (see src/db/engine.ts). */
+  mongodbUri?: string;
+  dbName: string;
+  dataDir: string;
+  /** Absent outside production: a secret is generated once and kept under dataDir. */
+  jwtSecret?: string;
+  accessTokenTtlSeconds: number;
+  bcryptCost: number;
+  smtpUrl?: string;
+  redisUrl?: string;
+  admin?: { email: string; password: string; name: string };
+  logLevel: LogLevel;
+  corsOrigins: string[];
+  trustProxy: boolean | number | string;
+  graphqlIntrospection: boolean;
+  bodyLimitBytes: number;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+const LOG_LEVELS: LogLevel[] = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
+const NODE_ENVS: NodeEnv[] = ["development", "production", "test"];
+
+/**
+ * The only reader of process.env. Collects every problem before failing so that an
+ * operator fixes a bad deployment in one round trip instead of one variable at a time.
+ */
+export function loadConfig(env: Env = process.env): Config {
+  const problems: string[] = [];
+  const text = (name: string): string | undefined => {
+    const value = env[name]?.trim();
+    return value === "" ? undefined : value;
+  };
+  const int = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = text(name);
+    if (raw === undefined) return fallback;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < min || value > max) {
+      problems.push(`${name} must be an integer between ${min} and ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return value;
+  };
+  const bool = (name: string, fallback: boolean): boolean => {
+    const raw = text(name)?.toLowerCase();
+    if (raw === undefined) return fallback;
+    if (["true", "1", "yes"].includes(raw)) return true;
+    if (["false", "0", "no"].includes(raw)) return false;
+    problems.push(`${name} must be true or false (got "${raw}")`);
+    return fallback;
+  };
+  const oneOf = <T extends string>(name: string, allowed: T[], fallback: T): T => {
+    const raw = text(name);
+    if (raw === undefined) return fallback;
+    if (!allowed.includes(raw as T)) {
+      problems.push(`${name} must be one of ${allowed.join(", ")} (got "${raw}")`);
+      return fallback;
+    }
+    return raw as T;
+  };
+  const url = (name: string, protocols: string[]): string | undefined => {
+    const raw = text(name);
+    if (raw === undefined) return undefined;
+    try {
+      const parsed = new URL(raw);
+      if (!protocols.includes(parsed.protocol)) throw new Error("protocol");
+      return raw;
+    } catch {
+      problems.push(`${name} must be a ${protocols.join(" or ")} URL`);
+      return undefined;
+    }
+  };
+
+  const nodeEnv = oneOf("NODE_ENV", NODE_ENVS, "development");
+  const jwtSecret = text("JWT_SECRET");
+  if (jwtSecret !== undefined && jwtSecret.length < 32) {
+    problems.push("JWT_SECRET must be at least 32 characters long");
+  }
+  if (jwtSecret === undefined && nodeEnv === "production") {
+    problems.push("JWT_SECRET is required when NODE_ENV=production");
+  }
+
+  const config: Config = {
+    nodeEnv,
+    port: int("PORT", 4000, 0, 65535),
+    host: text("HOST") ?? "0.0.0.0",
+    mongodbUri: url("MONGODB_URI", ["mongodb:", "mongodb+srv:"]),
+    dbName: text("DB_NAME") ?? "chaplaincy",
+    dataDir: path.resolve(text("DATA_DIR") ?? "data"),
+    jwtSecret,
+    accessTokenTtlSeconds: int("ACCESS_TOKEN_TTL_SECONDS", 15 * 60, 60, 24 * 3600),
+    bcryptCost: int("BCRYPT_COST", 12, 4, 15),
+    smtpUrl: url("SMTP_URL", ["smtp:", "smtps:"]),
+    redisUrl: url("REDIS_URL", ["redis:", "rediss:"]),
+    admin: readAdmin(text, problems),
+    logLevel: oneOf("LOG_LEVEL", LOG_LEVELS, nodeEnv === "test" ? "silent" : "info"),
+    corsOrigins: (text("CORS_ORIGINS") ?? "")
+      .split(",")
+      .map((origin) => origin.trim())
+      .filter(Boolean),
+    trustProxy: readTrustProxy(text("TRUST_PROXY")),
+    graphqlIntrospection: bool("GRAPHQL_INTROSPECTION", nodeEnv !== "production"),
+    bodyLimitBytes: 1024 * 1024,
+  };
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}
+
+function readAdmin(
+  text: (name: string) => string | undefined,
+  problems: string[],
+): Config["admin"] {
+  const email = text("ADMIN_EMAIL");
+  const password = text("ADMIN_PASSWORD");
+  if (email === undefined && password === undefined) return undefined;
+  if (email === undefined || password === undefined) {
+    problems.push("ADMIN_EMAIL and ADMIN_PASSWORD must be set together");
+    return undefined;
+  }
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) problems.push("ADMIN_EMAIL is not an email address");
+  return { email: email.toLowerCase(), password, name: text("ADMIN_NAME") ?? "Administrator" };
+}
+
+/** Express's own syntax: a hop count, "true", or a list of trusted addresses/subnets. */
+function readTrustProxy(raw: string | undefined): boolean | number | string {
+  if (raw === undefined || raw === "false") return false;
+  if (raw === "true") return true;
+  return /^\d+$/.test(raw) ? Number(raw) : raw;
+}

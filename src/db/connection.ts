@@ -1,0 +1,41 @@
+import mongoose, { type Connection } from "mongoose";
+
+// Inputs never become query operators: a {"$gt": ""} where a string belongs is data, not a filter.
+mongoose.set("sanitizeFilter", true);
+mongoose.set("strictQuery", true);
+
+export interface DatabaseOptions {
+  uri: string;
+  dbName: string;
+}
+
+/** How long an operation may wait for a lost database before failing with 503 instead of hanging. */
+const SERVER_SELECTION_TIMEOUT_MS = 2_000;
+
+export async function connectDatabase(options: DatabaseOptions): Promise<Connection> {
+  const connection = mongoose.createConnection(options.uri, {
+    dbName: options.dbName,
+    serverSelectionTimeoutMS: SERVER_SELECTION_TIMEOUT_MS,
+    // FerretDB v1 and a single mongod are not replica sets; talk to the one server directly
+    // unless the URI names a replica set.
+    directConnection: !/replicaSet=|mongodb\+srv:/.test(options.uri),
+    autoIndex: true,
+  });
+  await connection.asPromise();
+  return connection;
+}
+
+/** True when the database answers a ping right now. */
+export async function isDatabaseUp(connection: Connection): Promise<boolean> {
+  try {
+    const db = connection.db;
+    if (!db) return false;
+    await Promise.race([
+      db.command({ ping: 1 }),
+      new Promise((_, reject) => setTimeout(() => reject(new Error("ping timeout")), 1_000)),
+    ]);
+    return true;
+  } catch {
+    return false;
+  }
+}

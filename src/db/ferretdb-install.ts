@@ -1,0 +1,92 @@
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { findExecutable, projectRoot } from "./executables";
+
+const run = promisify(execFile);
+
+const MODULE = "github.com/FerretDB/FerretDB";
+/** v1.24.2 first (the design card's pin); older v1.2x tags only if it stops building. */
+const VERSIONS = ["v1.24.2", "v1.24.1", "v1.24.0", "v1.23.1", "v1.23.0"];
+
+export function ferretdbToolPath(): string {
+  return path.join(projectRoot(), ".tools", "bin", "ferretdb");
+}
+
+/** An already-built binary: the project's tools folder first, then PATH. */
+export function findFerretdb(): string | undefined {
+  const local = ferretdbToolPath();
+  if (fs.existsSync(local)) return local;
+  return findExecutable("ferretdb");
+}
+
+type Log = (message: string) => void;
+
+/**
+ * Builds FerretDB v1 into .tools/bin with the local Go toolchain.
+ *
+ * Not `go install …@v1.24.2`: that asks the module proxy for the version list (refused by the
+ * proxy reachable here) and builds a binary that panics because the release zip lacks the
+ * generated build/version/version.txt. So: download the exact version, write that file, build.
+ */
+export async function installFerretdb(log: Log): Promise<string> {
+  const go = findExecutable("go");
+  if (!go) throw new Error("FerretDB is not installed and no Go toolchain is on PATH to build it");
+  const env = { ...process.env, GOTOOLCHAIN: "local", GOFLAGS: "-mod=mod" };
+  const failures: string[] = [];
+  for (const version of VERSIONS) {
+    try {
+      log(`building FerretDB ${version} with ${go} (first run only, about a minute)`);
+      await buildVersion(go, version, env);
+      log(`FerretDB ${version} installed at ${ferretdbToolPath()}`);
+      return ferretdbToolPath();
+    } catch (error) {
+      failures.push(`${version}: ${(error as Error).message.trim().split("\n").slice(-5).join(" | ")}`);
+    }
+  }
+  throw new Error(`FerretDB could not be built:\n${failures.join("\n")}`);
+}
+
+async function buildVersion(go: string, version: string, env: NodeJS.ProcessEnv): Promise<void> {
+  const { stdout } = await run(go, ["mod", "download", "-json", `${MODULE}@${version}`], {
+    env,
+    maxBuffer: 1 << 20,
+  });
+  const moduleDir = (JSON.parse(stdout) as { Dir?: string }).Dir;
+  if (!moduleDir) throw new Error(`go mod download gave no directory for ${version}`);
+
+  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), "ferretdb-src-"));
+  try {
+    fs.cpSync(moduleDir, workDir, { recursive: true });
+    makeWritable(workDir);
+    fs.writeFileSync(path.join(workDir, "build", "version", "version.txt"), `${version}\n`);
+    const target = ferretdbToolPath();
+    fs.mkdirSync(path.dirname(target), { recursive: true });
+    const partial = `${target}.${process.pid}.partial`;
+    const build = (extra: string[]) =>
+      run(go, ["build", "-trimpath", ...extra, "-o", partial, "./cmd/ferretdb"], {
+        cwd: workDir,
+        env,
+        maxBuffer: 16 << 20,
+      });
+    try {
+      await build([]);
+    } catch {
+      // Newer Go releases reject some old dependencies' go:linkname use unless told not to check.
+      await build(["-ldflags=-checklinkname=0"]);
+    }
+    fs.renameSync(partial, target);
+  } finally {
+    fs.rmSync(workDir, { recursive: true, force: true });
+  }
+}
+
+function makeWritable(dir: string): void {
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    const full = path.join(entry.parentPath, entry.name);
+    fs.chmodSync(full, entry.isDirectory() ? 0o755 : 0o644);
+  }
+  fs.chmodSync(dir, 0o755);
+}

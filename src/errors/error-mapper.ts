@@ -1,0 +1,94 @@
+import { GraphQLError } from "graphql";
+import { AppError, ServiceUnavailableError, ValidationError, type FieldError } from "./app-errors";
+
+export interface ErrorBody {
+  code: string;
+  message: string;
+  errors?: FieldError[];
+  /** Debug detail, outside production only. */
+  error?: unknown;
+}
+
+export interface ErrorResponse {
+  status: number;
+  body: ErrorBody;
+  headers?: Record<string, string>;
+}
+
+export interface ErrorMappingOptions {
+  exposeDetail: boolean;
+}
+
+/**
+ * The one place where any thrown thing becomes `{code, message}` and a status, for REST
+ * (Sofa and plain express routes) and /graphql alike. Unknown errors are masked (their
+ * text may hold internals); whoever holds the request's logger logs them (isUnexpected).
+ */
+export function toErrorResponse(error: unknown, options: ErrorMappingOptions): ErrorResponse {
+  const known = recognise(error);
+  if (known) {
+    const body: ErrorBody = { code: known.code, message: known.message };
+    if (known instanceof ValidationError) body.errors = known.errors;
+    return { status: known.status, body, headers: known.headers };
+  }
+  const body: ErrorBody = { code: "INTERNAL_SERVER_ERROR", message: "Something went wrong on our side" };
+  if (options.exposeDetail && error instanceof Error) body.error = { name: error.name, message: error.message };
+  return { status: 500, body };
+}
+
+/** Our own errors, wherever GraphQL wrapped them, plus the client and database failures we can name. */
+export function recognise(error: unknown): AppError | undefined {
+  if (error instanceof AppError) return error;
+  if (error instanceof GraphQLError) {
+    if (error.originalError && error.originalError !== error) {
+      const inner = recognise(error.originalError);
+      if (inner) return inner;
+    }
+    return fromGraphQLRequestError(error);
+  }
+  if (isDatabaseUnavailable(error)) return new ServiceUnavailableError();
+  return undefined;
+}
+
+/**
+ * GraphQL's own complaints about a request (bad variables, unknown fields) are client
+ * errors. Variable coercion errors name the variable and, for nested input, the path
+ * inside it: `Variable "$sections" got invalid value …; … at "sections[1].type"`.
+ */
+function fromGraphQLRequestError(error: GraphQLError): AppError | undefined {
+  const variable = /^Variable "\$(\w+)"/.exec(error.message);
+  if (variable) {
+    const at = /at "([^"]+)"/.exec(error.message);
+    const path = toContractPath(at ? at[1] : variable[1]);
+    const reason = error.message.replace(/^Variable "\$\w+" (got invalid value .*?; )?/, "");
+    return ValidationError.field(path, sentence(reason));
+  }
+  const status = (error.extensions?.http as { status?: number } | undefined)?.status;
+  if (status === 400 || error.extensions?.code === "GRAPHQL_VALIDATION_FAILED") {
+    return ValidationError.field("", error.message);
+  }
+  return undefined;
+}
+
+/** `sections[1].type` (GraphQL's notation) → `sections.1.type` (the contract's). */
+export function toContractPath(graphqlPath: string): string {
+  return graphqlPath.replace(/\[(\d+)\]/g, ".$1").replace(/^\./, "");
+}
+
+function sentence(text: string): string {
+  return text.replace(/\s*at "[^"]+"\.?$/, "").trim();
+}
+
+function isDatabaseUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  return (
+    /^Mongo(Server|Network|NotConnected|Topology|PoolCleared).*Error$/.test(error.name) ||
+    error.name === "MongooseServerSelectionError" ||
+    /buffering timed out|Client must be connected|connection .* closed/i.test(error.message)
+  );
+}
+
+/** True for errors nobody planned for: these are logged in full and answered with a 500. */
+export function isUnexpected(error: unknown): boolean {
+  return recognise(error) === undefined;
+}

@@ -1,0 +1,53 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Logger } from "pino";
+import type { AppError } from "../errors/app-errors";
+import type { Services } from "../services";
+import type { Role } from "../modules/users/role";
+import type { UserRecord } from "../modules/users/user.model";
+
+export interface Caller {
+  id: string;
+  role: Role;
+  sessionId: string;
+  user: UserRecord;
+}
+
+/** One context for /graphql and /api/v1, so both mounts see the same caller and checks. */
+export interface RequestContext {
+  requestId: string;
+  log: Logger;
+  services: Services;
+  caller?: Caller;
+  /** Why a presented token was refused; reported only if the operation needs a caller. */
+  authError?: AppError;
+  req: IncomingMessage;
+  res?: ServerResponse;
+}
+
+type RequestWithId = IncomingMessage & { id?: unknown; log?: Logger };
+
+export function createContextBuilder(services: Services, fallbackLog: Logger) {
+  return async function buildContext(req: RequestWithId, res?: ServerResponse): Promise<RequestContext> {
+    const context: RequestContext = {
+      requestId: String(req.id ?? ""),
+      log: req.log ?? fallbackLog,
+      services,
+      req,
+      res,
+    };
+    const token = bearerToken(req.headers.authorization);
+    if (token === undefined) return context;
+    try {
+      context.caller = await services.auth.authenticate(token);
+    } catch (error) {
+      context.authError = error as AppError;
+    }
+    return context;
+  };
+}
+
+function bearerToken(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match ? match[1] : "";
+}

@@ -1,0 +1,63 @@
+import { ApolloServer, type ApolloServerPlugin } from "@apollo/server";
+import { ApolloServerPluginLandingPageDisabled } from "@apollo/server/plugin/disabled";
+import type { GraphQLFormattedError, GraphQLSchema } from "graphql";
+import { recognise, toErrorResponse } from "../errors/error-mapper";
+import type { RequestContext } from "./context";
+
+export interface GraphqlServerOptions {
+  schema: GraphQLSchema;
+  introspection: boolean;
+  exposeErrorDetail: boolean;
+}
+
+/**
+ * /graphql follows GraphQL over HTTP: 200 with `errors` for failures inside an operation,
+ * 400 for a document that does not parse or validate. Each error carries our `code` and
+ * the `status` REST would have answered, in `extensions`.
+ */
+export function createGraphqlServer(options: GraphqlServerOptions): ApolloServer<RequestContext> {
+  return new ApolloServer<RequestContext>({
+    schema: options.schema,
+    introspection: options.introspection,
+    allowBatchedHttpRequests: false,
+    includeStacktraceInErrorResponses: false,
+    csrfPrevention: true,
+    plugins: [ApolloServerPluginLandingPageDisabled(), logUnexpectedErrors()],
+    formatError: (formatted, error) => formatGraphqlError(formatted, error, options.exposeErrorDetail),
+  });
+}
+
+function formatGraphqlError(
+  formatted: GraphQLFormattedError,
+  error: unknown,
+  exposeDetail: boolean,
+): GraphQLFormattedError {
+  const apolloCode = formatted.extensions?.code;
+  const known = recognise(error);
+  if (!known && typeof apolloCode === "string" && apolloCode.startsWith("GRAPHQL_")) {
+    // Parse and validation failures: GraphQL's message is the useful one.
+    return { ...formatted, extensions: { code: "BAD_REQUEST", status: 400 } };
+  }
+  const { status, body } = toErrorResponse(error, { exposeDetail });
+  const { code, message, ...rest } = body;
+  return {
+    message,
+    locations: formatted.locations,
+    path: formatted.path,
+    extensions: { code, status, ...rest },
+  };
+}
+
+function logUnexpectedErrors(): ApolloServerPlugin<RequestContext> {
+  return {
+    requestDidStart: () =>
+      Promise.resolve({
+        didEncounterErrors: ({ errors, contextValue }) => {
+          for (const error of errors) {
+            if (!recognise(error)) contextValue.log.error({ err: error.originalError ?? error }, "unexpected error in /graphql");
+          }
+          return Promise.resolve();
+        },
+      }),
+  };
+}

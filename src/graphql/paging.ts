@@ -1,0 +1,27 @@
+import { IsOptional, Max, MaxLength, Min } from "class-validator";
+import { ArgsType, Field, Int } from "type-graphql";
+
+export const MAX_PAGE_LIMIT = 100;
+
+@ArgsType()
+export class PageArgs {
+  @Field(() => Int, { defaultValue: 1, description: "1-based page number" })
+  @Min(1)
+  @Max(1_000_000)
+  page!: number;
+
+  @Field(() => Int, { defaultValue: 10, description: `Records per page, at most ${MAX_PAGE_LIMIT}` })
+  @Min(1)
+  @Max(MAX_PAGE_LIMIT)
+  limit!: number;
+
+  @Field(() => String, { nullable: true, description: "Case-insensitive substring match" })
+  @IsOptional()
+  @MaxLength(200)
+  search?: string;
+}
+
+/** A user's text as a literal piece of a regular expression. */
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}

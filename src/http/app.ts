@@ -1,0 +1,89 @@
+import { expressMiddleware } from "@as-integrations/express5";
+import express, { type ErrorRequestHandler, type Express, type Request, type Response } from "express";
+import helmet from "helmet";
+import { randomUUID } from "node:crypto";
+import pinoHttp from "pino-http";
+import type { GraphQLSchema } from "graphql";
+import type { Logger } from "pino";
+import type { Config } from "../config";
+import { BadRequestError, NotFoundError, PayloadTooLargeError } from "../errors/app-errors";
+import { isUnexpected, toErrorResponse } from "../errors/error-mapper";
+import { createContextBuilder } from "../graphql/context";
+import { createGraphqlServer } from "../graphql/graphql-server";
+import type { Services } from "../services";
+import { graphiqlAssets, graphiqlPage, swaggerUi } from "./explorers";
+import { operationsRoutes } from "./operations";
+import { createRestApi } from "./rest/rest-api";
+import { API_BASE } from "./rest/rest-routes";
+
+export interface AppParts {
+  app: Express;
+  openApi: Record<string, unknown>;
+  stop: () => Promise<void>;
+}
+
+export async function createApp(config: Config, services: Services, schema: GraphQLSchema, log: Logger): Promise<AppParts> {
+  const exposeErrorDetail = config.nodeEnv !== "production";
+  const buildContext = createContextBuilder(services, log);
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", config.trustProxy);
+  app.use(requestLogging(log));
+  app.use(helmet());
+
+  const rest = createRestApi({ schema, buildContext, exposeErrorDetail, bodyLimitBytes: config.bodyLimitBytes });
+  app.use(API_BASE, operationsRoutes(services.connection));
+  app.use(`${API_BASE}/docs`, swaggerUi(`${API_BASE}/openapi.json`));
+  app.use(API_BASE, rest.router);
+
+  const graphql = createGraphqlServer({ schema, introspection: config.graphqlIntrospection, exposeErrorDetail });
+  await graphql.start();
+  app.use("/graphql/assets", graphiqlAssets());
+  app.use(
+    "/graphql",
+    graphiqlPage,
+    express.json({ limit: config.bodyLimitBytes }),
+    expressMiddleware(graphql, { context: ({ req, res }) => buildContext(req, res) }),
+  );
+
+  app.use((req: Request) => {
+    throw new NotFoundError(`No route ${req.method} ${req.path}`);
+  });
+  app.use(errorResponder(exposeErrorDetail));
+  return { app, openApi: rest.openApi, stop: () => graphql.stop() };
+}
+
+function requestLogging(log: Logger) {
+  return pinoHttp({
+    logger: log,
+    genReqId: (req, res) => {
+      const incoming = req.headers["x-request-id"];
+      const id = typeof incoming === "string" && /^[\w.-]{1,64}$/.test(incoming) ? incoming : randomUUID();
+      res.setHeader("x-request-id", id);
+      return id;
+    },
+    customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? "error" : "info"),
+    serializers: {
+      req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url.split("?")[0] }),
+    },
+  });
+}
+
+/** Express-level failures (body reading, unknown paths, argument checks) in the same envelope. */
+function errorResponder(exposeDetail: boolean): ErrorRequestHandler {
+  return (error: unknown, req: Request, res: Response, _next) => {
+    const translated = translateExpressError(error);
+    const mapped = toErrorResponse(translated, { exposeDetail });
+    if (isUnexpected(translated)) req.log.error({ err: error }, "unexpected error");
+    if (res.headersSent) return;
+    res.status(mapped.status).set(mapped.headers ?? {}).json(mapped.body);
+  };
+}
+
+/** body-parser (used on /graphql) reports its own failures with a `type`. */
+function translateExpressError(error: unknown): unknown {
+  const type = (error as { type?: string } | null)?.type;
+  if (type === "entity.too.large") return new PayloadTooLargeError("The request body exceeds 1 MiB");
+  if (type === "entity.parse.failed") return new BadRequestError("The request body is not valid JSON");
+  return error;
+}

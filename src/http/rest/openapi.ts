@@ -1,0 +1,124 @@
+import { getMetadataStorage } from "type-graphql";
+import { API_BASE, fieldOf, REST_ROUTES, type RestRoute } from "./rest-routes";
+
+type Json = Record<string, unknown>;
+
+const REASONS: Record<number, string> = {
+  400: "Invalid request (VALIDATION_ERROR with errors[] for field problems, BAD_REQUEST otherwise)",
+  401: "Missing, invalid, expired or revoked access token",
+  403: "The caller's role may not do this",
+  404: "No such record",
+  409: "Conflicts with the current state",
+  413: "Body larger than 1 MiB",
+  415: "Body is not JSON",
+  429: "Too many requests (see Retry-After)",
+  500: "Server failure",
+  503: "Database unavailable; retry shortly",
+};
+
+/** How our custom scalars look in JSON, for Sofa's OpenAPI generator. */
+export const OPENAPI_SCALARS = {
+  UUID: { type: "string", format: "uuid" },
+  DateTimeISO: { type: "string", format: "date-time" },
+  EmailAddress: { type: "string", format: "email" },
+  URL: { type: "string", format: "uri" },
+};
+
+/** Who may call an operation, read from the resolvers' @Authorized decorators. */
+export function accessOf(route: RestRoute): "public" | "signed-in" | string[] {
+  const { field } = fieldOf(route);
+  const entry = getMetadataStorage().authorizedFields.find((meta) => meta.fieldName === field);
+  if (!entry) return "public";
+  return entry.roles.length === 0 ? "signed-in" : (entry.roles as string[]);
+}
+
+/**
+ * Sofa (through fets) describes each route's parameters, body and success schema. It knows
+ * nothing of our auth, error envelope or 204s; this adds them, so the document stays true
+ * to what the server answers.
+ */
+export function completeOpenApi(generated: Json): Json {
+  const doc = structuredClone(generated) as Json & { paths: Record<string, Record<string, Json>>; components: Json };
+  doc.openapi = "3.0.3";
+  doc.info = {
+    title: "Chaplaincy membership API",
+    version: "1.0.0",
+    description: "REST v1. Every path runs one operation of the GraphQL schema served at /graphql.",
+  };
+  doc.servers = [{ url: API_BASE }];
+  const components = (doc.components ??= {}) as Json & { schemas?: Json };
+  components.securitySchemes = { bearerAuth: { type: "http", scheme: "bearer", bearerFormat: "JWT" } };
+  components.schemas = { ...components.schemas, ...errorSchemas() };
+
+  for (const route of REST_ROUTES) {
+    const openApiPath = route.path.replace(/:(\w+)/g, "{$1}");
+    const operation = doc.paths[openApiPath]?.[route.method.toLowerCase()];
+    if (!operation) throw new Error(`OpenAPI document lacks ${route.method} ${openApiPath}`);
+    describeOperation(operation, route);
+  }
+  return doc;
+}
+
+function describeOperation(operation: Json, route: RestRoute): void {
+  const access = accessOf(route);
+  const responses = (operation.responses ?? {}) as Record<string, Json>;
+  if (route.status === 204) responses["204"] = { description: "Done; no body" };
+  else {
+    const success = responses[String(route.status)] ?? {};
+    success.description ??= "Success";
+    responses[String(route.status)] = success;
+  }
+  const errors = new Set([400, 429, 500, 503, ...(route.errors ?? [])]);
+  if (access !== "public") {
+    operation.security = [{ bearerAuth: [] }];
+    errors.add(401);
+    if (Array.isArray(access)) errors.add(403);
+    operation.description = `${Array.isArray(access) ? `Roles: ${access.join(", ")}.` : "Any signed-in caller."} ${String(operation.description ?? "")}`.trim();
+  } else {
+    operation.security = [];
+  }
+  if (route.path.includes(":")) errors.add(404);
+  if (["POST", "PUT", "PATCH"].includes(route.method)) {
+    errors.add(413);
+    errors.add(415);
+  }
+  for (const status of [...errors].sort()) {
+    const schema = status === 400 ? "ValidationErrorResponse" : "ErrorResponse";
+    responses[String(status)] = {
+      description: REASONS[status] ?? "Error",
+      content: { "application/json": { schema: { $ref: `#/components/schemas/${schema}` } } },
+    };
+  }
+  operation.responses = responses;
+  operation.operationId = fieldOf(route).field;
+}
+
+function errorSchemas(): Json {
+  return {
+    ErrorResponse: {
+      type: "object",
+      required: ["code", "message"],
+      properties: {
+        code: { type: "string", example: "NOT_FOUND" },
+        message: { type: "string" },
+        error: { description: "Debug detail, outside production only" },
+      },
+    },
+    ValidationErrorResponse: {
+      type: "object",
+      required: ["code", "message"],
+      properties: {
+        code: { type: "string", example: "VALIDATION_ERROR" },
+        message: { type: "string" },
+        errors: {
+          type: "array",
+          items: {
+            type: "object",
+            required: ["path", "message"],
+            properties: { path: { type: "string", example: "sections.1.type" }, message: { type: "string" } },
+          },
+        },
+      },
+    },
+  };
+}

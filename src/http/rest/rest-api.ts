@@ -1,0 +1,128 @@
+import express, { type NextFunction, type Request, type Response } from "express";
+import { execute, type GraphQLField, type GraphQLSchema } from "graphql";
+import qs from "qs";
+import { useSofa } from "sofa-api";
+import { Response as FetchResponse } from "fets";
+import type { RequestContext } from "../../graphql/context";
+import { NotFoundError } from "../../errors/app-errors";
+import { toErrorResponse } from "../../errors/error-mapper";
+import { readJsonBody } from "../json-body";
+import { completeOpenApi, OPENAPI_SCALARS } from "./openapi";
+import { checkArguments, type RawArguments } from "./rest-arguments";
+import { API_BASE, fieldOf, REST_ROUTES, type RestRoute } from "./rest-routes";
+
+export interface RestApiOptions {
+  schema: GraphQLSchema;
+  buildContext: (req: Request, res: Response) => Promise<RequestContext>;
+  exposeErrorDetail: boolean;
+  bodyLimitBytes: number;
+}
+
+/**
+ * /api/v1: every documented path runs its GraphQL operation through Sofa. In front of Sofa
+ * each request is read and checked here (body size, JSON, argument types) so that client
+ * mistakes answer 4xx with field paths; anything off the route table never reaches Sofa
+ * (which would otherwise also serve its /webhook routes).
+ */
+export function createRestApi(options: RestApiOptions): { router: express.Router; openApi: Record<string, unknown> } {
+  const sofa = useSofa({
+    basePath: API_BASE,
+    schema: options.schema,
+    routes: Object.fromEntries(
+      REST_ROUTES.map((route) => [
+        route.operation,
+        { method: route.method, path: route.path, responseStatus: route.status as 200, tags: [route.tag] },
+      ]),
+    ),
+    context: ({ req, res }: { req: Request; res: Response }) => options.buildContext(req, res),
+    execute,
+    customScalars: OPENAPI_SCALARS,
+    errorHandler: (errors) => {
+      // Sofa reports several errors at once only for variables; the first decides the status.
+      const mapped = toErrorResponse(errors[0], { exposeDetail: options.exposeErrorDetail });
+      return FetchResponse.json(mapped.body, { status: mapped.status as 400, headers: mapped.headers });
+    },
+    openAPI: { info: { title: "Chaplaincy membership API", version: "1.0.0" } },
+    swaggerUI: { endpoint: false as unknown as string },
+  });
+
+  const router = express.Router();
+  for (const route of REST_ROUTES) {
+    const field = operationField(options.schema, route);
+    const handler = (req: Request, res: Response, next: NextFunction) => {
+      const raw = collectArguments(route, req);
+      const clean = checkArguments(field.args, raw);
+      handOverToSofa(route, req, clean);
+      if (route.status === 204) dropBodyOf204(res);
+      (sofa as unknown as express.RequestHandler)(req, res, next);
+    };
+    const chain = isBodyMethod(route) ? [readJsonBody(options.bodyLimitBytes), handler] : [handler];
+    router[route.method.toLowerCase() as "get" | "post" | "put" | "patch" | "delete"](route.path, ...chain);
+  }
+  const openApi = completeOpenApi(sofa.openAPIDocument as unknown as Record<string, unknown>);
+  router.get("/openapi.json", (_req, res) => {
+    res.json(openApi);
+  });
+  router.use((req) => {
+    throw new NotFoundError(`No route ${req.method} ${API_BASE}${req.path}`);
+  });
+  return { router, openApi };
+}
+
+function operationField(schema: GraphQLSchema, route: RestRoute): GraphQLField<unknown, unknown> {
+  const { kind, field } = fieldOf(route);
+  const type = kind === "Query" ? schema.getQueryType() : schema.getMutationType();
+  const found = type?.getFields()[field];
+  if (!found) throw new Error(`REST route ${route.method} ${route.path} names unknown ${route.operation}`);
+  return found;
+}
+
+function isBodyMethod(route: RestRoute): boolean {
+  return route.method === "POST" || route.method === "PUT" || route.method === "PATCH";
+}
+
+/** Path parameters, then the query string (GET/DELETE) or the JSON body (POST/PUT/PATCH). */
+function collectArguments(route: RestRoute, req: Request): RawArguments {
+  const params = req.params as Record<string, string>;
+  const source = isBodyMethod(route) ? (req.body as RawArguments) : qs.parse(queryString(req.originalUrl));
+  return { ...source, ...params };
+}
+
+function queryString(url: string): string {
+  const index = url.indexOf("?");
+  return index === -1 ? "" : url.slice(index + 1);
+}
+
+/**
+ * Sofa reads its variables from the URL and the request body itself. Give it exactly the
+ * checked arguments: the cleaned body as a string (a parsed object would be ignored) and,
+ * for body methods, a URL without a query string (Sofa would let it override the body).
+ */
+function handOverToSofa(route: RestRoute, req: Request, clean: RawArguments): void {
+  if (!isBodyMethod(route)) return;
+  const params = new Set(Object.keys(req.params));
+  const body = Object.fromEntries(Object.entries(clean).filter(([name]) => !params.has(name)));
+  req.body = JSON.stringify(body);
+  req.headers["content-type"] = "application/json";
+  req.originalUrl = req.originalUrl.split("?")[0];
+  req.url = req.url.split("?")[0];
+}
+
+/** Sofa serialises the operation's result even for 204; a 204 carries no body or content type. */
+function dropBodyOf204(res: Response): void {
+  const writeHead = res.writeHead.bind(res);
+  res.writeHead = ((status: number, ...rest: unknown[]) => {
+    if (status === 204) {
+      res.removeHeader("content-type");
+      res.removeHeader("content-length");
+      for (const arg of rest) {
+        if (arg && typeof arg === "object" && !Array.isArray(arg)) {
+          for (const key of Object.keys(arg)) {
+            if (/^content-(type|length)$/i.test(key)) delete (arg as Record<string, unknown>)[key];
+          }
+        }
+      }
+    }
+    return (writeHead as (...args: unknown[]) => Response)(status, ...rest);
+  }) as Response["writeHead"];
+}

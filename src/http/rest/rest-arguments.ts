@@ -1,0 +1,73 @@
+import {
+  coerceInputValue,
+  getNullableType,
+  isInputObjectType,
+  isListType,
+  isNonNullType,
+  isScalarType,
+  GraphQLBoolean,
+  GraphQLFloat,
+  GraphQLInt,
+  type GraphQLArgument,
+  type GraphQLInputType,
+} from "graphql";
+import { ValidationError, type FieldError } from "../../errors/app-errors";
+
+export type RawArguments = Record<string, unknown>;
+
+/**
+ * Checks the raw REST inputs of one operation against its GraphQL argument types, the same
+ * coercion GraphQL itself applies, so a bad value is reported as a 400 naming its field
+ * (Sofa alone turns it into a nameless error or a 500). Returns the arguments Sofa should
+ * see: unknown fields removed at every level, nulls of optional fields left out (Sofa
+ * cannot pass a null through a REST body).
+ */
+export function checkArguments(args: readonly GraphQLArgument[], raw: RawArguments): RawArguments {
+  const problems: FieldError[] = [];
+  const clean: RawArguments = {};
+  for (const arg of args) {
+    const value = raw[arg.name];
+    if (value === undefined || value === null) {
+      if (isNonNullType(arg.type) && arg.defaultValue === undefined) {
+        problems.push({ path: arg.name, message: `${arg.name} is required` });
+      }
+      continue;
+    }
+    const stripped = stripUnknownFields(fromQueryString(value, arg.type), arg.type);
+    coerceInputValue(stripped, arg.type, (path, _invalid, error) => {
+      problems.push({ path: [arg.name, ...path].join("."), message: error.message });
+    });
+    clean[arg.name] = stripped;
+  }
+  if (problems.length > 0) throw new ValidationError(problems);
+  return clean;
+}
+
+/** Query strings and path parameters arrive as text; read numbers and booleans like GraphQL variables. */
+function fromQueryString(value: unknown, type: GraphQLInputType): unknown {
+  if (typeof value !== "string") return value;
+  const named = getNullableType(type);
+  if ((named === GraphQLInt || named === GraphQLFloat) && /^-?\d+(\.\d+)?$/.test(value.trim())) {
+    return Number(value);
+  }
+  if (named === GraphQLBoolean && (value === "true" || value === "false")) return value === "true";
+  return value;
+}
+
+/** The contract ignores unknown fields instead of refusing them; GraphQL would refuse. */
+function stripUnknownFields(value: unknown, type: GraphQLInputType): unknown {
+  const inner = getNullableType(type);
+  if (isListType(inner)) {
+    return Array.isArray(value) ? value.map((item) => stripUnknownFields(item, inner.ofType)) : value;
+  }
+  if (isInputObjectType(inner) && value !== null && typeof value === "object" && !Array.isArray(value)) {
+    const fields = inner.getFields();
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([key]) => key in fields)
+        .map(([key, item]) => [key, stripUnknownFields(item, fields[key].type)]),
+    );
+  }
+  if (isScalarType(inner)) return value;
+  return value;
+}

@@ -1,0 +1,25 @@
+import pino, { type Logger } from "pino";
+import type { Config } from "./config";
+
+export type { Logger };
+
+/** Paths pino blanks out wherever they appear, so secrets never reach the logs. */
+const REDACT_PATHS = [
+  "req.headers.authorization",
+  "req.headers.cookie",
+  'res.headers["set-cookie"]',
+  "*.password",
+  "*.confirmPassword",
+  "*.accessToken",
+  "*.refreshToken",
+  "*.token",
+];
+
+export function createLogger(config: Pick<Config, "logLevel" | "nodeEnv">): Logger {
+  return pino({
+    level: config.logLevel,
+    base: { service: "chaplaincy-membership" },
+    redact: { paths: REDACT_PATHS, censor: "[redacted]" },
+    timestamp: pino.stdTimeFunctions.isoTime,
+  });
+}

@@ -1,0 +1,44 @@
+import { DateTimeISOResolver } from "graphql-scalars";
+import { Field, ID, ObjectType } from "type-graphql";
+import { PageType, PayloadType } from "../../graphql/envelopes";
+import { Section } from "../sections/section.type";
+import type { BranchServiceRecord } from "./branch-service.model";
+
+@ObjectType("BranchService", { description: "A branch of service with descriptive sections" })
+export class BranchService {
+  @Field(() => ID)
+  id!: string;
+
+  @Field()
+  title!: string;
+
+  @Field()
+  description!: string;
+
+  @Field(() => [Section])
+  sections!: Section[];
+
+  @Field(() => String, { nullable: true, description: "Always null; kept for the v1 response shape" })
+  memberId!: null;
+
+  @Field(() => DateTimeISOResolver)
+  createdAt!: Date;
+
+  @Field(() => DateTimeISOResolver)
+  updatedAt!: Date;
+
+  static from(record: BranchServiceRecord): BranchService {
+    return Object.assign(new BranchService(), {
+      id: record._id,
+      title: record.title,
+      description: record.description,
+      sections: record.sections.map((section) => Section.from(section)),
+      memberId: null,
+      createdAt: record.createdAt,
+      updatedAt: record.updatedAt,
+    });
+  }
+}
+
+export const BranchServicePayload = PayloadType(BranchService, "BranchServicePayload");
+export const BranchServicePage = PageType(BranchService, "BranchServicePage");

@@ -1,0 +1,58 @@
+import "reflect-metadata";
+import http from "node:http";
+import type { Connection } from "mongoose";
+import type { Config } from "./config";
+import { connectDatabase } from "./db/connection";
+import { startEngine, type Engine } from "./db/engine";
+import { buildAppSchema } from "./graphql/schema";
+import { createApp } from "./http/app";
+import type { Logger } from "./logger";
+import { resolveJwtSecret } from "./modules/auth/jwt-secret";
+import { ensureBootstrapAdmin } from "./modules/users/user-bootstrap";
+import { createServices, type Services } from "./services";
+
+export interface RunningServer {
+  server: http.Server;
+  url: string;
+  services: Services;
+  close: () => Promise<void>;
+}
+
+/** Everything the service needs from a database connection onward; tests call this too. */
+export async function startServer(config: Config, log: Logger, connection: Connection): Promise<RunningServer> {
+  const services = createServices(connection, config, resolveJwtSecret(config.jwtSecret, config.dataDir));
+  await Promise.all(Object.values(services.models).map((model) => model.init()));
+  await ensureBootstrapAdmin(services.models.users, config.admin, config.bcryptCost, log);
+  const schema = await buildAppSchema();
+  const parts = await createApp(config, services, schema, log);
+  const server = http.createServer(parts.app);
+  // Keep-alive sockets must not outlive a shutdown; requests get a bounded time.
+  server.requestTimeout = 30_000;
+  server.headersTimeout = 10_000;
+  await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : config.port;
+  return {
+    server,
+    url: `http://127.0.0.1:${port}`,
+    services,
+    close: async () => {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      });
+      await parts.stop();
+    },
+  };
+}
+
+/** The embedded or configured database, connected. */
+export async function openDatabase(config: Config, log: Logger): Promise<{ engine: Engine; connection: Connection }> {
+  const engine = await startEngine({
+    mongodbUri: config.mongodbUri,
+    dataDir: config.dataDir,
+    log: (message) => log.info(message),
+  });
+  const connection = await connectDatabase({ uri: engine.uri, dbName: config.dbName });
+  return { engine, connection };
+}
