@@ -132,7 +132,8 @@ function readAdmin(
     problems.push("ADMIN_EMAIL and ADMIN_PASSWORD must be set together");
     return undefined;
   }
-  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) problems.push("ADMIN_EMAIL is not an email address");
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email))
+    problems.push("ADMIN_EMAIL is not an email address");
   return { email: email.toLowerCase(), password, name: text("ADMIN_NAME") ?? "Administrator" };
 }
 

@@ -19,8 +19,16 @@ export interface RunningServer {
 }
 
 /** Everything the service needs from a database connection onward; tests call this too. */
-export async function startServer(config: Config, log: Logger, connection: Connection): Promise<RunningServer> {
-  const services = createServices(connection, config, resolveJwtSecret(config.jwtSecret, config.dataDir));
+export async function startServer(
+  config: Config,
+  log: Logger,
+  connection: Connection,
+): Promise<RunningServer> {
+  const services = createServices(
+    connection,
+    config,
+    resolveJwtSecret(config.jwtSecret, config.dataDir),
+  );
   await Promise.all(Object.values(services.models).map((model) => model.init()));
   await ensureBootstrapAdmin(services.models.users, config.admin, config.bcryptCost, log);
   const schema = await buildAppSchema();
@@ -47,7 +55,10 @@ export async function startServer(config: Config, log: Logger, connection: Conne
 }
 
 /** The embedded or configured database, connected. */
-export async function openDatabase(config: Config, log: Logger): Promise<{ engine: Engine; connection: Connection }> {
+export async function openDatabase(
+  config: Config,
+  log: Logger,
+): Promise<{ engine: Engine; connection: Connection }> {
   const engine = await startEngine({
     mongodbUri: config.mongodbUri,
     dataDir: config.dataDir,

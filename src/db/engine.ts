@@ -33,7 +33,8 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
   const mongod = findExecutable("mongod");
   if (mongod) return startProcessEngine("mongod", mongodArgs(mongod, options.dataDir), options);
   const ferretdb = await locateOrInstallFerretdb(options.log);
-  if (ferretdb) return startProcessEngine("ferretdb", ferretdbArgs(ferretdb, options.dataDir), options);
+  if (ferretdb)
+    return startProcessEngine("ferretdb", ferretdbArgs(ferretdb, options.dataDir), options);
   return startMemoryServer(options);
 }
 
@@ -98,7 +99,9 @@ async function startProcessEngine(
     child = spawn(command, args, { stdio: ["ignore", out, out] });
     fs.closeSync(out);
     const exited = new Promise<never>((_, reject) =>
-      child?.once("exit", (code) => reject(new Error(`${kind} exited with ${code}; see ${logFile}`))),
+      child?.once("exit", (code) =>
+        reject(new Error(`${kind} exited with ${code}; see ${logFile}`)),
+      ),
     );
     await Promise.race([waitForPing(uri, 30_000), exited]);
     options.log(`${kind} listening on ${uri} (data in ${options.dataDir})`);
@@ -130,7 +133,10 @@ async function startMemoryServer(options: EngineOptions): Promise<Engine> {
   options.log("no mongod, FerretDB or Go found: falling back to mongodb-memory-server");
   const { MongoMemoryServer } = await import("mongodb-memory-server-core");
   const server = await MongoMemoryServer.create({
-    instance: { dbPath: ensureDir(path.join(options.dataDir, "memory-server")), storageEngine: "wiredTiger" },
+    instance: {
+      dbPath: ensureDir(path.join(options.dataDir, "memory-server")),
+      storageEngine: "wiredTiger",
+    },
   });
   return {
     kind: "memory-server",
@@ -154,7 +160,8 @@ async function waitForPing(uri: string, timeoutMs: number): Promise<void> {
       await client.db("admin").command({ ping: 1 });
       return;
     } catch (error) {
-      if (Date.now() > deadline) throw new Error(`database at ${uri} did not answer ping: ${String(error)}`);
+      if (Date.now() > deadline)
+        throw new Error(`database at ${uri} did not answer ping: ${String(error)}`);
       await new Promise((resolve) => setTimeout(resolve, 200));
     } finally {
       await client.close().catch(() => undefined);

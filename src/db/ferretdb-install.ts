@@ -43,7 +43,9 @@ export async function installFerretdb(log: Log): Promise<string> {
       log(`FerretDB ${version} installed at ${ferretdbToolPath()}`);
       return ferretdbToolPath();
     } catch (error) {
-      failures.push(`${version}: ${(error as Error).message.trim().split("\n").slice(-5).join(" | ")}`);
+      failures.push(
+        `${version}: ${(error as Error).message.trim().split("\n").slice(-5).join(" | ")}`,
+      );
     }
   }
   throw new Error(`FerretDB could not be built:\n${failures.join("\n")}`);

@@ -31,8 +31,12 @@ export function toErrorResponse(error: unknown, options: ErrorMappingOptions): E
     if (known instanceof ValidationError) body.errors = known.errors;
     return { status: known.status, body, headers: known.headers };
   }
-  const body: ErrorBody = { code: "INTERNAL_SERVER_ERROR", message: "Something went wrong on our side" };
-  if (options.exposeDetail && error instanceof Error) body.error = { name: error.name, message: error.message };
+  const body: ErrorBody = {
+    code: "INTERNAL_SERVER_ERROR",
+    message: "Something went wrong on our side",
+  };
+  if (options.exposeDetail && error instanceof Error)
+    body.error = { name: error.name, message: error.message };
   return { status: 500, body };
 }
 
@@ -63,7 +67,7 @@ function fromGraphQLRequestError(error: GraphQLError): AppError | undefined {
     const reason = error.message.replace(/^Variable "\$\w+" (got invalid value .*?; )?/, "");
     return ValidationError.field(path, sentence(reason));
   }
-  const status = (error.extensions?.http as { status?: number } | undefined)?.status;
+  const status = error.extensions?.http?.status;
   if (status === 400 || error.extensions?.code === "GRAPHQL_VALIDATION_FAILED") {
     return ValidationError.field("", error.message);
   }
@@ -82,9 +86,9 @@ function sentence(text: string): string {
 function isDatabaseUnavailable(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   return (
-    /^Mongo(Server|Network|NotConnected|Topology|PoolCleared).*Error$/.test(error.name) ||
-    error.name === "MongooseServerSelectionError" ||
-    /buffering timed out|Client must be connected|connection .* closed/i.test(error.message)
+    /^Mongo(ose)?(ServerSelection|Network|NetworkTimeout|NotConnected|TopologyClosed|PoolCleared)Error$/.test(
+      error.name,
+    ) || /buffering timed out|Client must be connected|connection .* closed/i.test(error.message)
   );
 }
 

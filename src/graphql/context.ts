@@ -26,24 +26,40 @@ export interface RequestContext {
 
 type RequestWithId = IncomingMessage & { id?: unknown; log?: Logger };
 
+/** Built once per request (the REST gate and Sofa both ask for it). */
 export function createContextBuilder(services: Services, fallbackLog: Logger) {
-  return async function buildContext(req: RequestWithId, res?: ServerResponse): Promise<RequestContext> {
-    const context: RequestContext = {
-      requestId: String(req.id ?? ""),
-      log: req.log ?? fallbackLog,
-      services,
-      req,
-      res,
-    };
-    const token = bearerToken(req.headers.authorization);
-    if (token === undefined) return context;
-    try {
-      context.caller = await services.auth.authenticate(token);
-    } catch (error) {
-      context.authError = error as AppError;
+  const built = new WeakMap<IncomingMessage, Promise<RequestContext>>();
+  return function buildContext(req: RequestWithId, res?: ServerResponse): Promise<RequestContext> {
+    let context = built.get(req);
+    if (!context) {
+      context = createContext(services, fallbackLog, req, res);
+      built.set(req, context);
     }
     return context;
   };
+}
+
+async function createContext(
+  services: Services,
+  fallbackLog: Logger,
+  req: RequestWithId,
+  res?: ServerResponse,
+): Promise<RequestContext> {
+  const context: RequestContext = {
+    requestId: typeof req.id === "string" ? req.id : "",
+    log: req.log ?? fallbackLog,
+    services,
+    req,
+    res,
+  };
+  const token = bearerToken(req.headers.authorization);
+  if (token === undefined) return context;
+  try {
+    context.caller = await services.auth.authenticate(token);
+  } catch (error) {
+    context.authError = error as AppError;
+  }
+  return context;
 }
 
 function bearerToken(header: string | undefined): string | undefined {

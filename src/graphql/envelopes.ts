@@ -93,5 +93,9 @@ export class Acknowledgement {
 }
 
 export const ok = <T>(data: T, message: string): Payload<T> => ({ code: "OK", message, data });
-export const created = <T>(data: T, message: string): Payload<T> => ({ code: "CREATED", message, data });
+export const created = <T>(data: T, message: string): Payload<T> => ({
+  code: "CREATED",
+  message,
+  data,
+});
 export const acknowledged = (message: string): Acknowledgement => ({ code: "OK", message });

@@ -23,7 +23,8 @@ export function createGraphqlServer(options: GraphqlServerOptions): ApolloServer
     includeStacktraceInErrorResponses: false,
     csrfPrevention: true,
     plugins: [ApolloServerPluginLandingPageDisabled(), logUnexpectedErrors()],
-    formatError: (formatted, error) => formatGraphqlError(formatted, error, options.exposeErrorDetail),
+    formatError: (formatted, error) =>
+      formatGraphqlError(formatted, error, options.exposeErrorDetail),
   });
 }
 
@@ -54,7 +55,11 @@ function logUnexpectedErrors(): ApolloServerPlugin<RequestContext> {
       Promise.resolve({
         didEncounterErrors: ({ errors, contextValue }) => {
           for (const error of errors) {
-            if (!recognise(error)) contextValue.log.error({ err: error.originalError ?? error }, "unexpected error in /graphql");
+            if (!recognise(error))
+              contextValue.log.error(
+                { err: error.originalError ?? error },
+                "unexpected error in /graphql",
+              );
           }
           return Promise.resolve();
         },

@@ -1,3 +1,4 @@
+import mongoose from "mongoose";
 import { IsOptional, Max, MaxLength, Min } from "class-validator";
 import { ArgsType, Field, Int } from "type-graphql";
 
@@ -10,7 +11,10 @@ export class PageArgs {
   @Max(1_000_000)
   page!: number;
 
-  @Field(() => Int, { defaultValue: 10, description: `Records per page, at most ${MAX_PAGE_LIMIT}` })
+  @Field(() => Int, {
+    defaultValue: 10,
+    description: `Records per page, at most ${MAX_PAGE_LIMIT}`,
+  })
   @Min(1)
   @Max(MAX_PAGE_LIMIT)
   limit!: number;
@@ -21,7 +25,10 @@ export class PageArgs {
   search?: string;
 }
 
-/** A user's text as a literal piece of a regular expression. */
-export function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+/**
+ * A case-insensitive substring condition on a user's text, taken literally. Marked trusted
+ * because it is our operator: sanitizeFilter neutralises every other `$` key in a filter.
+ */
+export function containsText(text: string) {
+  return mongoose.trusted({ $regex: text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), $options: "i" });
 }

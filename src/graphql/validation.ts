@@ -20,7 +20,10 @@ export const validateArguments: ValidatorFn = async (value) => {
 function flatten(errors: ClassValidationError[], prefix: string): FieldError[] {
   return errors.flatMap((error) => {
     const path = prefix ? `${prefix}.${error.property}` : error.property;
-    const own = Object.values(error.constraints ?? {}).map((message) => ({ path, message: withPath(message, error.property, path) }));
+    const own = Object.values(error.constraints ?? {}).map((message) => ({
+      path,
+      message: withPath(message, error.property, path),
+    }));
     return [...own, ...flatten(error.children ?? [], path)];
   });
 }

@@ -1,5 +1,10 @@
 import { expressMiddleware } from "@as-integrations/express5";
-import express, { type ErrorRequestHandler, type Express, type Request, type Response } from "express";
+import express, {
+  type ErrorRequestHandler,
+  type Express,
+  type Request,
+  type Response,
+} from "express";
 import helmet from "helmet";
 import { randomUUID } from "node:crypto";
 import pinoHttp from "pino-http";
@@ -22,7 +27,12 @@ export interface AppParts {
   stop: () => Promise<void>;
 }
 
-export async function createApp(config: Config, services: Services, schema: GraphQLSchema, log: Logger): Promise<AppParts> {
+export async function createApp(
+  config: Config,
+  services: Services,
+  schema: GraphQLSchema,
+  log: Logger,
+): Promise<AppParts> {
   const exposeErrorDetail = config.nodeEnv !== "production";
   const buildContext = createContextBuilder(services, log);
   const app = express();
@@ -31,12 +41,21 @@ export async function createApp(config: Config, services: Services, schema: Grap
   app.use(requestLogging(log));
   app.use(helmet());
 
-  const rest = createRestApi({ schema, buildContext, exposeErrorDetail, bodyLimitBytes: config.bodyLimitBytes });
+  const rest = createRestApi({
+    schema,
+    buildContext,
+    exposeErrorDetail,
+    bodyLimitBytes: config.bodyLimitBytes,
+  });
   app.use(API_BASE, operationsRoutes(services.connection));
   app.use(`${API_BASE}/docs`, swaggerUi(`${API_BASE}/openapi.json`));
   app.use(API_BASE, rest.router);
 
-  const graphql = createGraphqlServer({ schema, introspection: config.graphqlIntrospection, exposeErrorDetail });
+  const graphql = createGraphqlServer({
+    schema,
+    introspection: config.graphqlIntrospection,
+    exposeErrorDetail,
+  });
   await graphql.start();
   app.use("/graphql/assets", graphiqlAssets());
   app.use(
@@ -58,13 +77,18 @@ function requestLogging(log: Logger) {
     logger: log,
     genReqId: (req, res) => {
       const incoming = req.headers["x-request-id"];
-      const id = typeof incoming === "string" && /^[\w.-]{1,64}$/.test(incoming) ? incoming : randomUUID();
+      const id =
+        typeof incoming === "string" && /^[\w.-]{1,64}$/.test(incoming) ? incoming : randomUUID();
       res.setHeader("x-request-id", id);
       return id;
     },
     customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? "error" : "info"),
     serializers: {
-      req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url.split("?")[0] }),
+      req: (req: { id: unknown; method: string; url: string }) => ({
+        id: req.id,
+        method: req.method,
+        url: req.url.split("?")[0],
+      }),
     },
   });
 }
@@ -76,14 +100,19 @@ function errorResponder(exposeDetail: boolean): ErrorRequestHandler {
     const mapped = toErrorResponse(translated, { exposeDetail });
     if (isUnexpected(translated)) req.log.error({ err: error }, "unexpected error");
     if (res.headersSent) return;
-    res.status(mapped.status).set(mapped.headers ?? {}).json(mapped.body);
+    res
+      .status(mapped.status)
+      .set(mapped.headers ?? {})
+      .json(mapped.body);
   };
 }
 
 /** body-parser (used on /graphql) reports its own failures with a `type`. */
 function translateExpressError(error: unknown): unknown {
   const type = (error as { type?: string } | null)?.type;
-  if (type === "entity.too.large") return new PayloadTooLargeError("The request body exceeds 1 MiB");
-  if (type === "entity.parse.failed") return new BadRequestError("The request body is not valid JSON");
+  if (type === "entity.too.large")
+    return new PayloadTooLargeError("The request body exceeds 1 MiB");
+  if (type === "entity.parse.failed")
+    return new BadRequestError("The request body is not valid JSON");
   return error;
 }

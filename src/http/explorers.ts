@@ -17,9 +17,11 @@ export function swaggerUi(openApiUrl: string): express.Router {
     sendPage(res, swaggerPage());
   });
   router.get("/init.js", (_req, res) => {
-    res.type("application/javascript").send(
-      `window.ui = SwaggerUIBundle({ url: ${JSON.stringify(openApiUrl)}, dom_id: "#swagger-ui", deepLinking: true, persistAuthorization: true });\n`,
-    );
+    res
+      .type("application/javascript")
+      .send(
+        `window.ui = SwaggerUIBundle({ url: ${JSON.stringify(openApiUrl)}, dom_id: "#swagger-ui", deepLinking: true, persistAuthorization: true });\n`,
+      );
   });
   router.use("/assets", express.static(getAbsoluteFSPath(), { index: false, maxAge: "1d" }));
   return router;
@@ -28,16 +30,24 @@ export function swaggerUi(openApiUrl: string): express.Router {
 export function graphiqlAssets(): express.Router {
   const router = express.Router();
   router.get("/explorer.js", (_req, res) => {
-    res.type("application/javascript").send(
-      [
-        'const fetcher = GraphiQL.createFetcher({ url: "/graphql", headers: { "apollo-require-preflight": "true" } });',
-        'ReactDOM.createRoot(document.getElementById("graphiql")).render(React.createElement(GraphiQL, { fetcher, defaultEditorToolsVisibility: true }));',
-        "",
-      ].join("\n"),
-    );
+    res
+      .type("application/javascript")
+      .send(
+        [
+          'const fetcher = GraphiQL.createFetcher({ url: "/graphql", headers: { "apollo-require-preflight": "true" } });',
+          'ReactDOM.createRoot(document.getElementById("graphiql")).render(React.createElement(GraphiQL, { fetcher, defaultEditorToolsVisibility: true }));',
+          "",
+        ].join("\n"),
+      );
   });
-  router.get("/react.js", sendFile(path.join(moduleDir("react"), "umd", "react.production.min.js")));
-  router.get("/react-dom.js", sendFile(path.join(moduleDir("react-dom"), "umd", "react-dom.production.min.js")));
+  router.get(
+    "/react.js",
+    sendFile(path.join(moduleDir("react"), "umd", "react.production.min.js")),
+  );
+  router.get(
+    "/react-dom.js",
+    sendFile(path.join(moduleDir("react-dom"), "umd", "react-dom.production.min.js")),
+  );
   router.get("/graphiql.js", sendFile(path.join(moduleDir("graphiql"), "graphiql.min.js")));
   router.get("/graphiql.css", sendFile(path.join(moduleDir("graphiql"), "graphiql.min.css")));
   return router;
@@ -45,7 +55,8 @@ export function graphiqlAssets(): express.Router {
 
 /** A browser opening /graphql gets the explorer; API clients (POST, or GET with a query) do not. */
 export function graphiqlPage(req: Request, res: Response, next: NextFunction): void {
-  const wantsHtml = req.method === "GET" && req.accepts(["application/json", "text/html"]) === "text/html";
+  const wantsHtml =
+    req.method === "GET" && req.accepts(["application/json", "text/html"]) === "text/html";
   if (!wantsHtml || req.query.query !== undefined) return next();
   sendPage(res, graphiqlHtml());
 }

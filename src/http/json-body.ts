@@ -45,7 +45,9 @@ export function readJsonBody(limitBytes: number) {
 function parse(text: string, contentType: string | undefined): Record<string, unknown> {
   if (text.trim() === "") return {};
   if (contentType !== undefined && !/^application\/([\w.+-]+\+)?json\b/i.test(contentType)) {
-    throw new UnsupportedMediaTypeError("The request body must be JSON (Content-Type: application/json)");
+    throw new UnsupportedMediaTypeError(
+      "The request body must be JSON (Content-Type: application/json)",
+    );
   }
   let value: unknown;
   try {

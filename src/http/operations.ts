@@ -8,7 +8,12 @@ const startedAt = Date.now();
 export function operationsRoutes(connection: Connection): express.Router {
   const router = express.Router();
   router.get("/", (_req, res) => {
-    res.json({ name: "Chaplaincy membership API", version: "1.0.0", graphql: "/graphql", docs: "/api/v1/docs" });
+    res.json({
+      name: "Chaplaincy membership API",
+      version: "1.0.0",
+      graphql: "/graphql",
+      docs: "/api/v1/docs",
+    });
   });
   router.get("/health", async (_req, res) => {
     const uptime = Math.round((Date.now() - startedAt) / 1000);

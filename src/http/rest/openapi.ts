@@ -1,4 +1,4 @@
-import { getMetadataStorage } from "type-graphql";
+import { accessOf } from "../../graphql/access";
 import { API_BASE, fieldOf, REST_ROUTES, type RestRoute } from "./rest-routes";
 
 type Json = Record<string, unknown>;
@@ -24,21 +24,16 @@ export const OPENAPI_SCALARS = {
   URL: { type: "string", format: "uri" },
 };
 
-/** Who may call an operation, read from the resolvers' @Authorized decorators. */
-export function accessOf(route: RestRoute): "public" | "signed-in" | string[] {
-  const { field } = fieldOf(route);
-  const entry = getMetadataStorage().authorizedFields.find((meta) => meta.fieldName === field);
-  if (!entry) return "public";
-  return entry.roles.length === 0 ? "signed-in" : (entry.roles as string[]);
-}
-
 /**
  * Sofa (through fets) describes each route's parameters, body and success schema. It knows
  * nothing of our auth, error envelope or 204s; this adds them, so the document stays true
  * to what the server answers.
  */
 export function completeOpenApi(generated: Json): Json {
-  const doc = structuredClone(generated) as Json & { paths: Record<string, Record<string, Json>>; components: Json };
+  const doc = structuredClone(generated) as Json & {
+    paths: Record<string, Record<string, Json>>;
+    components: Json;
+  };
   doc.openapi = "3.0.3";
   doc.info = {
     title: "Chaplaincy membership API",
@@ -47,7 +42,9 @@ export function completeOpenApi(generated: Json): Json {
   };
   doc.servers = [{ url: API_BASE }];
   const components = (doc.components ??= {}) as Json & { schemas?: Json };
-  components.securitySchemes = { bearerAuth: { type: "http", scheme: "bearer", bearerFormat: "JWT" } };
+  components.securitySchemes = {
+    bearerAuth: { type: "http", scheme: "bearer", bearerFormat: "JWT" },
+  };
   components.schemas = { ...components.schemas, ...errorSchemas() };
 
   for (const route of REST_ROUTES) {
@@ -60,7 +57,7 @@ export function completeOpenApi(generated: Json): Json {
 }
 
 function describeOperation(operation: Json, route: RestRoute): void {
-  const access = accessOf(route);
+  const access = accessOf(fieldOf(route).field);
   const responses = (operation.responses ?? {}) as Record<string, Json>;
   if (route.status === 204) responses["204"] = { description: "Done; no body" };
   else {
@@ -73,7 +70,8 @@ function describeOperation(operation: Json, route: RestRoute): void {
     operation.security = [{ bearerAuth: [] }];
     errors.add(401);
     if (Array.isArray(access)) errors.add(403);
-    operation.description = `${Array.isArray(access) ? `Roles: ${access.join(", ")}.` : "Any signed-in caller."} ${String(operation.description ?? "")}`.trim();
+    operation.description =
+      `${Array.isArray(access) ? `Roles: ${access.join(", ")}.` : "Any signed-in caller."} ${typeof operation.description === "string" ? operation.description : ""}`.trim();
   } else {
     operation.security = [];
   }
@@ -115,7 +113,10 @@ function errorSchemas(): Json {
           items: {
             type: "object",
             required: ["path", "message"],
-            properties: { path: { type: "string", example: "sections.1.type" }, message: { type: "string" } },
+            properties: {
+              path: { type: "string", example: "sections.1.type" },
+              message: { type: "string" },
+            },
           },
         },
       },

@@ -3,6 +3,7 @@ import { execute, type GraphQLField, type GraphQLSchema } from "graphql";
 import qs from "qs";
 import { useSofa } from "sofa-api";
 import { Response as FetchResponse } from "fets";
+import { accessOf, assertAccess } from "../../graphql/access";
 import type { RequestContext } from "../../graphql/context";
 import { NotFoundError } from "../../errors/app-errors";
 import { toErrorResponse } from "../../errors/error-mapper";
@@ -24,14 +25,22 @@ export interface RestApiOptions {
  * mistakes answer 4xx with field paths; anything off the route table never reaches Sofa
  * (which would otherwise also serve its /webhook routes).
  */
-export function createRestApi(options: RestApiOptions): { router: express.Router; openApi: Record<string, unknown> } {
+export function createRestApi(options: RestApiOptions): {
+  router: express.Router;
+  openApi: Record<string, unknown>;
+} {
   const sofa = useSofa({
     basePath: API_BASE,
     schema: options.schema,
     routes: Object.fromEntries(
       REST_ROUTES.map((route) => [
         route.operation,
-        { method: route.method, path: route.path, responseStatus: route.status as 200, tags: [route.tag] },
+        {
+          method: route.method,
+          path: route.path,
+          responseStatus: route.status as 200,
+          tags: [route.tag],
+        },
       ]),
     ),
     context: ({ req, res }: { req: Request; res: Response }) => options.buildContext(req, res),
@@ -40,7 +49,10 @@ export function createRestApi(options: RestApiOptions): { router: express.Router
     errorHandler: (errors) => {
       // Sofa reports several errors at once only for variables; the first decides the status.
       const mapped = toErrorResponse(errors[0], { exposeDetail: options.exposeErrorDetail });
-      return FetchResponse.json(mapped.body, { status: mapped.status as 400, headers: mapped.headers });
+      return FetchResponse.json(mapped.body, {
+        status: mapped.status as 400,
+        headers: mapped.headers,
+      });
     },
     openAPI: { info: { title: "Chaplaincy membership API", version: "1.0.0" } },
     swaggerUI: { endpoint: false as unknown as string },
@@ -49,7 +61,11 @@ export function createRestApi(options: RestApiOptions): { router: express.Router
   const router = express.Router();
   for (const route of REST_ROUTES) {
     const field = operationField(options.schema, route);
-    const handler = (req: Request, res: Response, next: NextFunction) => {
+    const access = accessOf(field.name);
+    const handler = async (req: Request, res: Response, next: NextFunction) => {
+      // The role gate first: a caller without the right gets 401/403, not our validation rules.
+      if (access !== "public")
+        assertAccess(await options.buildContext(req, res), access === "signed-in" ? [] : access);
       const raw = collectArguments(route, req);
       const clean = checkArguments(field.args, raw);
       handOverToSofa(route, req, clean);
@@ -57,9 +73,12 @@ export function createRestApi(options: RestApiOptions): { router: express.Router
       (sofa as unknown as express.RequestHandler)(req, res, next);
     };
     const chain = isBodyMethod(route) ? [readJsonBody(options.bodyLimitBytes), handler] : [handler];
-    router[route.method.toLowerCase() as "get" | "post" | "put" | "patch" | "delete"](route.path, ...chain);
+    router[route.method.toLowerCase() as "get" | "post" | "put" | "patch" | "delete"](
+      route.path,
+      ...chain,
+    );
   }
-  const openApi = completeOpenApi(sofa.openAPIDocument as unknown as Record<string, unknown>);
+  const openApi = completeOpenApi(sofa.openAPIDocument);
   router.get("/openapi.json", (_req, res) => {
     res.json(openApi);
   });
@@ -73,7 +92,8 @@ function operationField(schema: GraphQLSchema, route: RestRoute): GraphQLField<u
   const { kind, field } = fieldOf(route);
   const type = kind === "Query" ? schema.getQueryType() : schema.getMutationType();
   const found = type?.getFields()[field];
-  if (!found) throw new Error(`REST route ${route.method} ${route.path} names unknown ${route.operation}`);
+  if (!found)
+    throw new Error(`REST route ${route.method} ${route.path} names unknown ${route.operation}`);
   return found;
 }
 
@@ -84,7 +104,9 @@ function isBodyMethod(route: RestRoute): boolean {
 /** Path parameters, then the query string (GET/DELETE) or the JSON body (POST/PUT/PATCH). */
 function collectArguments(route: RestRoute, req: Request): RawArguments {
   const params = req.params as Record<string, string>;
-  const source = isBodyMethod(route) ? (req.body as RawArguments) : qs.parse(queryString(req.originalUrl));
+  const source = isBodyMethod(route)
+    ? (req.body as RawArguments)
+    : qs.parse(queryString(req.originalUrl));
   return { ...source, ...params };
 }
 

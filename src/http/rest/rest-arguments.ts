@@ -35,7 +35,7 @@ export function checkArguments(args: readonly GraphQLArgument[], raw: RawArgumen
     }
     const stripped = stripUnknownFields(fromQueryString(value, arg.type), arg.type);
     coerceInputValue(stripped, arg.type, (path, _invalid, error) => {
-      problems.push({ path: [arg.name, ...path].join("."), message: error.message });
+      problems.push(describe([arg.name, ...path], error.message));
     });
     clean[arg.name] = stripped;
   }
@@ -58,9 +58,16 @@ function fromQueryString(value: unknown, type: GraphQLInputType): unknown {
 function stripUnknownFields(value: unknown, type: GraphQLInputType): unknown {
   const inner = getNullableType(type);
   if (isListType(inner)) {
-    return Array.isArray(value) ? value.map((item) => stripUnknownFields(item, inner.ofType)) : value;
+    return Array.isArray(value)
+      ? value.map((item) => stripUnknownFields(item, inner.ofType))
+      : value;
   }
-  if (isInputObjectType(inner) && value !== null && typeof value === "object" && !Array.isArray(value)) {
+  if (
+    isInputObjectType(inner) &&
+    value !== null &&
+    typeof value === "object" &&
+    !Array.isArray(value)
+  ) {
     const fields = inner.getFields();
     return Object.fromEntries(
       Object.entries(value)
@@ -70,4 +77,12 @@ function stripUnknownFields(value: unknown, type: GraphQLInputType): unknown {
   }
   if (isScalarType(inner)) return value;
   return value;
+}
+
+/** GraphQL reports a missing nested field at its parent; the contract wants the field's own path. */
+function describe(path: (string | number)[], message: string): FieldError {
+  const missing = /^Field "(\w+)" of required type "[^"]+" was not provided\.$/.exec(message);
+  if (missing)
+    return { path: [...path, missing[1]].join("."), message: `${missing[1]} is required` };
+  return { path: path.join("."), message };
 }

@@ -21,11 +21,44 @@ export interface RestRoute {
  * so each REST route is exactly one GraphQL operation and nothing is mounted by accident.
  */
 export const REST_ROUTES: RestRoute[] = [
-  { operation: "Query.branchServices", method: "GET", path: "/branch-service", status: 200, tag: "Branch services" },
-  { operation: "Query.branchService", method: "GET", path: "/branch-service/:id", status: 200, tag: "Branch services" },
-  { operation: "Mutation.createBranchService", method: "POST", path: "/branch-service/create", status: 201, tag: "Branch services", errors: [409] },
-  { operation: "Mutation.updateBranchService", method: "PUT", path: "/branch-service/:id", status: 200, tag: "Branch services", errors: [409] },
-  { operation: "Mutation.deleteBranchService", method: "DELETE", path: "/branch-service/:id", status: 204, tag: "Branch services", errors: [409] },
+  {
+    operation: "Query.branchServices",
+    method: "GET",
+    path: "/branch-service",
+    status: 200,
+    tag: "Branch services",
+  },
+  {
+    operation: "Query.branchService",
+    method: "GET",
+    path: "/branch-service/:id",
+    status: 200,
+    tag: "Branch services",
+  },
+  {
+    operation: "Mutation.createBranchService",
+    method: "POST",
+    path: "/branch-service/create",
+    status: 201,
+    tag: "Branch services",
+    errors: [409],
+  },
+  {
+    operation: "Mutation.updateBranchService",
+    method: "PUT",
+    path: "/branch-service/:id",
+    status: 200,
+    tag: "Branch services",
+    errors: [409],
+  },
+  {
+    operation: "Mutation.deleteBranchService",
+    method: "DELETE",
+    path: "/branch-service/:id",
+    status: 204,
+    tag: "Branch services",
+    errors: [409],
+  },
 ];
 
 export function fieldOf(route: RestRoute): { kind: "Query" | "Mutation"; field: string } {

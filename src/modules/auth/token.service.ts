@@ -35,7 +35,9 @@ export class TokenService {
       return claims as unknown as AccessTokenClaims;
     } catch (error) {
       const expired = error instanceof jwt.TokenExpiredError;
-      throw new UnauthenticatedError(expired ? "The access token has expired" : "The access token is invalid");
+      throw new UnauthenticatedError(
+        expired ? "The access token has expired" : "The access token is invalid",
+      );
     }
   }
 }

@@ -43,7 +43,10 @@ export class UpdateBranchServiceArgs {
   @Matches(/\S/, { message: "description must not be blank" })
   description?: string;
 
-  @Field(() => [SectionInput], { nullable: true, description: "Replaces the list (see SectionInput)" })
+  @Field(() => [SectionInput], {
+    nullable: true,
+    description: "Replaces the list (see SectionInput)",
+  })
   @IsOptional()
   @ArrayMaxSize(SECTION_LIMITS.sections)
   @ValidateNested({ each: true })

@@ -28,5 +28,9 @@ branchServiceSchema.index({ createdAt: -1 });
 export type BranchServiceModel = Model<BranchServiceRecord>;
 
 export function createBranchServiceModel(connection: Connection): BranchServiceModel {
-  return connection.model<BranchServiceRecord>("BranchService", branchServiceSchema, "branch_services");
+  return connection.model<BranchServiceRecord>(
+    "BranchService",
+    branchServiceSchema,
+    "branch_services",
+  );
 }

@@ -30,11 +30,16 @@ export class BranchServiceResolver {
   @Authorized(Role.ADMIN)
   @Mutation(() => BranchServicePayload, { description: "Partial update. Admin only." })
   async updateBranchService(@Args() args: UpdateBranchServiceArgs, @Ctx() ctx: RequestContext) {
-    return ok(await ctx.services.branchServices.update(ctx.caller!, args), "Branch of service updated");
+    return ok(
+      await ctx.services.branchServices.update(ctx.caller!, args),
+      "Branch of service updated",
+    );
   }
 
   @Authorized(Role.ADMIN)
-  @Mutation(() => Acknowledgement, { description: "Delete a branch no member record names. Admin only." })
+  @Mutation(() => Acknowledgement, {
+    description: "Delete a branch no member record names. Admin only.",
+  })
   async deleteBranchService(@Arg("id", () => UUIDResolver) id: string, @Ctx() ctx: RequestContext) {
     await ctx.services.branchServices.delete(ctx.caller!, id);
     return acknowledged("Branch of service deleted");

@@ -1,7 +1,7 @@
 import { ConflictError, NotFoundError } from "../../errors/app-errors";
 import type { Caller } from "../../graphql/context";
 import { Pagination, type Page } from "../../graphql/envelopes";
-import { escapeRegExp, type PageArgs } from "../../graphql/paging";
+import { containsText, type PageArgs } from "../../graphql/paging";
 import { isDuplicateKeyError } from "../../db/errors";
 import { newSections, replaceSections } from "../sections/section.replace";
 import type { BranchServiceModel, BranchServiceRecord } from "./branch-service.model";
@@ -24,10 +24,7 @@ export class BranchServiceService {
     const search = args.search?.trim();
     const filter = search
       ? {
-          $or: [
-            { title: { $regex: escapeRegExp(search), $options: "i" } },
-            { description: { $regex: escapeRegExp(search), $options: "i" } },
-          ],
+          $or: [{ title: containsText(search) }, { description: containsText(search) }],
         }
       : {};
     const [records, total] = await Promise.all([
@@ -89,7 +86,9 @@ export class BranchServiceService {
   async delete(_caller: Caller, id: string): Promise<void> {
     await this.findRecord(id);
     if (await this.isBranchInUse(id)) {
-      throw new ConflictError("Member records still name this branch of service; it cannot be deleted");
+      throw new ConflictError(
+        "Member records still name this branch of service; it cannot be deleted",
+      );
     }
     await this.branches.deleteOne({ _id: id });
   }

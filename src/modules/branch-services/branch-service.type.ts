@@ -18,7 +18,10 @@ export class BranchService {
   @Field(() => [Section])
   sections!: Section[];
 
-  @Field(() => String, { nullable: true, description: "Always null; kept for the v1 response shape" })
+  @Field(() => String, {
+    nullable: true,
+    description: "Always null; kept for the v1 response shape",
+  })
   memberId!: null;
 
   @Field(() => DateTimeISOResolver)

@@ -1,4 +1,11 @@
-import { ArrayMaxSize, IsOptional, Length, Matches, MaxLength, ValidateNested } from "class-validator";
+import {
+  ArrayMaxSize,
+  IsOptional,
+  Length,
+  Matches,
+  MaxLength,
+  ValidateNested,
+} from "class-validator";
 import { UUIDResolver } from "graphql-scalars";
 import { Field, InputType } from "type-graphql";
 import { SectionType } from "./section.type";

@@ -24,8 +24,10 @@ export function replaceSections(
   const errors: FieldError[] = [];
   const result = incoming.map((input, index) => {
     if (input.id !== undefined) {
-      if (!known.has(input.id)) errors.push({ path: `sections.${index}.id`, message: "no section with this id" });
-      else if (seen.has(input.id)) errors.push({ path: `sections.${index}.id`, message: "section id given twice" });
+      if (!known.has(input.id))
+        errors.push({ path: `sections.${index}.id`, message: "no section with this id" });
+      else if (seen.has(input.id))
+        errors.push({ path: `sections.${index}.id`, message: "section id given twice" });
       seen.add(input.id);
     }
     if (rules.titleRequired && input.title === undefined) {
@@ -38,7 +40,11 @@ export function replaceSections(
 }
 
 export function newSections(incoming: SectionInput[], rules: SectionRules): SectionRecord[] {
-  return replaceSections([], incoming.map((input) => ({ ...input, id: undefined })), rules);
+  return replaceSections(
+    [],
+    incoming.map((input) => ({ ...input, id: undefined })),
+    rules,
+  );
 }
 
 function toRecord(input: SectionInput): SectionRecord {

@@ -6,7 +6,10 @@ export enum SectionType {
   richtext = "richtext",
 }
 
-registerEnumType(SectionType, { name: "SectionType", description: "How a section's items are shown" });
+registerEnumType(SectionType, {
+  name: "SectionType",
+  description: "How a section's items are shown",
+});
 
 @ObjectType("SectionItem")
 export class SectionItem {

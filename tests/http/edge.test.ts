@@ -1,0 +1,194 @@
+import jwt from "jsonwebtoken";
+import { buildAdmin, buildUser } from "../support/factories";
+import { startTestApp, TEST_JWT_SECRET, type TestApp } from "../support/test-app";
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp();
+});
+afterAll(() => app.close());
+
+const ONE_MIB = 1024 * 1024;
+
+describe("request bodies", () => {
+  it("answers 413 in the error envelope for a body over 1 MiB, on REST and /graphql", async () => {
+    const admin = await buildAdmin(app);
+    const huge = JSON.stringify({ title: "big", description: "x".repeat(ONE_MIB) });
+    const rest = await app
+      .http()
+      .post("/api/v1/branch-service/create")
+      .set("authorization", `Bearer ${admin.token}`)
+      .set("content-type", "application/json")
+      .send(huge);
+    expect(rest.status).toBe(413);
+    expect(rest.body).toEqual({ code: "PAYLOAD_TOO_LARGE", message: expect.any(String) });
+    const graphql = await app
+      .http()
+      .post("/graphql")
+      .set("content-type", "application/json")
+      .send(JSON.stringify({ query: "{__typename}", pad: "x".repeat(ONE_MIB) }));
+    expect(graphql.status).toBe(413);
+    expect(graphql.body.code).toBe("PAYLOAD_TOO_LARGE");
+    expect(await app.services.models.branchServices.countDocuments()).toBe(0);
+  });
+
+  it("answers 400 BAD_REQUEST for malformed JSON, on REST and /graphql", async () => {
+    const rest = await app
+      .http()
+      .post("/api/v1/branch-service/create")
+      .set("content-type", "application/json")
+      .send('{"title": ');
+    expect(rest.status).toBe(400);
+    expect(rest.body).toEqual({
+      code: "BAD_REQUEST",
+      message: "The request body is not valid JSON",
+    });
+    const graphql = await app
+      .http()
+      .post("/graphql")
+      .set("content-type", "application/json")
+      .send("{oops");
+    expect(graphql.status).toBe(400);
+    expect(graphql.body.code).toBe("BAD_REQUEST");
+  });
+
+  it("answers 400 for a JSON body that is not an object and 415 for a body that is not JSON", async () => {
+    const array = await app
+      .http()
+      .post("/api/v1/branch-service/create")
+      .set("content-type", "application/json")
+      .send("[1,2]");
+    expect(array.status).toBe(400);
+    expect(array.body.code).toBe("BAD_REQUEST");
+    const text = await app
+      .http()
+      .post("/api/v1/branch-service/create")
+      .set("content-type", "text/plain")
+      .send("title=x");
+    expect(text.status).toBe(415);
+    expect(text.body.code).toBe("UNSUPPORTED_MEDIA_TYPE");
+  });
+});
+
+describe("unknown paths", () => {
+  it.each([
+    ["GET", "/api/v1/nothing-here"],
+    ["POST", "/api/v1/webhook"],
+    ["DELETE", "/api/v1/webhook/123"],
+    ["GET", "/api/v1/branch-services"],
+    ["PATCH", "/api/v1/branch-service/0190a5f4-1c2d-7e3f-8a9b-0c1d2e3f4a5b"],
+    ["GET", "/elsewhere"],
+  ])("%s %s answers 404 in the error envelope", async (method, path) => {
+    const response = await app.http()[method.toLowerCase() as "get"](path);
+    expect(response.status).toBe(404);
+    expect(response.body).toEqual({ code: "NOT_FOUND", message: expect.any(String) });
+  });
+});
+
+describe("the shared auth context", () => {
+  const createBody = { title: "Auth check", description: "d" };
+
+  it.each([
+    [
+      "a token signed with another secret",
+      () =>
+        jwt.sign({ role: "ADMIN", sid: "s" }, "another-secret-another-secret-12345", {
+          subject: "x",
+          jwtid: "j",
+        }),
+    ],
+    [
+      "an expired token",
+      () =>
+        jwt.sign(
+          { role: "ADMIN", sid: "s", exp: Math.floor(Date.now() / 1000) - 10 },
+          TEST_JWT_SECRET,
+          { subject: "x", jwtid: "j" },
+        ),
+    ],
+    [
+      "a token with alg none",
+      () =>
+        jwt.sign({ role: "ADMIN", sid: "s" }, "", { algorithm: "none", subject: "x", jwtid: "j" }),
+    ],
+    ["garbage", () => "not.a.jwt"],
+  ])("refuses %s with 401 on REST and /graphql", async (_case, makeToken) => {
+    const token = makeToken();
+    const rest = await app
+      .http()
+      .post("/api/v1/branch-service/create")
+      .set("authorization", `Bearer ${token}`)
+      .send(createBody);
+    expect(rest.status).toBe(401);
+    expect(rest.body.code).toBe("UNAUTHENTICATED");
+    const graphql = await app
+      .http()
+      .post("/graphql")
+      .set("authorization", `Bearer ${token}`)
+      .send({ query: 'mutation { createBranchService(title: "t", description: "d") { code } }' });
+    expect(graphql.body.errors[0].extensions.code).toBe("UNAUTHENTICATED");
+  });
+
+  it("refuses the token of an account that no longer exists", async () => {
+    const admin = await buildAdmin(app);
+    await app.services.models.users.deleteOne({ _id: admin.id });
+    const response = await app
+      .http()
+      .post("/api/v1/branch-service/create")
+      .set("authorization", `Bearer ${admin.token}`)
+      .send(createBody);
+    expect(response.status).toBe(401);
+  });
+
+  it("uses the stored role, not the role inside the token", async () => {
+    const user = await buildUser(app);
+    const forged = app.services.tokens.signAccessToken(user.id, "ADMIN" as never, "session");
+    const response = await app
+      .http()
+      .post("/api/v1/branch-service/create")
+      .set("authorization", `Bearer ${forged}`)
+      .send(createBody);
+    expect(response.status).toBe(403);
+  });
+
+  it("refuses an Authorization header that is not a bearer token", async () => {
+    const response = await app
+      .http()
+      .post("/api/v1/branch-service/create")
+      .set("authorization", "Basic dXNlcjpwYXNz")
+      .send(createBody);
+    expect(response.status).toBe(401);
+  });
+});
+
+describe("responses", () => {
+  it("carry a request id and security headers, and no x-powered-by", async () => {
+    const response = await app.http().get("/api/v1/").set("x-request-id", "trace-123");
+    expect(response.headers["x-request-id"]).toBe("trace-123");
+    expect(response.headers["x-powered-by"]).toBeUndefined();
+    expect(response.headers["x-content-type-options"]).toBe("nosniff");
+    const generated = await app.http().get("/api/v1/");
+    expect(generated.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it("never carry a stack trace in production, even for unexpected failures", async () => {
+    const prod = await startTestApp({ NODE_ENV: "production", JWT_SECRET: TEST_JWT_SECRET });
+    try {
+      const admin = await buildAdmin(prod);
+      // Break the collection's data behind the service's back so that mapping it throws.
+      await prod.services.models.branchServices.collection.insertOne({
+        _id: "0190a5f4-1c2d-7e3f-8a9b-0c1d2e3f4a5b" as never,
+        title: "broken",
+      });
+      const response = await prod
+        .http()
+        .get("/api/v1/branch-service/0190a5f4-1c2d-7e3f-8a9b-0c1d2e3f4a5b")
+        .set("authorization", `Bearer ${admin.token}`);
+      expect(response.status).toBe(500);
+      expect(response.body).toEqual({ code: "INTERNAL_SERVER_ERROR", message: expect.any(String) });
+      expect(response.text).not.toMatch(/at .*\.(ts|js):\d+/);
+    } finally {
+      await prod.close();
+    }
+  });
+});

@@ -1,0 +1,109 @@
+import { REST_ROUTES } from "../../src/http/rest/rest-routes";
+import { buildAdmin } from "../support/factories";
+import { startTestApp, type TestApp } from "../support/test-app";
+
+let app: TestApp;
+let doc: {
+  openapi: string;
+  servers: { url: string }[];
+  paths: Record<
+    string,
+    Record<string, { security: unknown[]; responses: Record<string, unknown>; operationId: string }>
+  >;
+};
+
+beforeAll(async () => {
+  app = await startTestApp();
+  doc = (await app.http().get("/api/v1/openapi.json")).body;
+});
+afterAll(() => app.close());
+
+const openApiPath = (path: string) => path.replace(/:(\w+)/g, "{$1}");
+
+describe("GET /api/v1/openapi.json", () => {
+  it("lists exactly the routes the server mounts, under /api/v1", () => {
+    expect(doc.openapi).toMatch(/^3\./);
+    expect(doc.servers).toEqual([{ url: "/api/v1" }]);
+    const documented = Object.entries(doc.paths).flatMap(([path, methods]) =>
+      Object.keys(methods).map((m) => `${m.toUpperCase()} ${path}`),
+    );
+    expect(documented.sort()).toEqual(
+      REST_ROUTES.map((r) => `${r.method} ${openApiPath(r.path)}`).sort(),
+    );
+  });
+
+  it("gives each route its real success status", () => {
+    for (const route of REST_ROUTES) {
+      const responses = doc.paths[openApiPath(route.path)][route.method.toLowerCase()].responses;
+      expect(Object.keys(responses)).toContain(String(route.status));
+    }
+    expect(doc.paths["/branch-service/create"].post.responses).toHaveProperty("201");
+    expect(doc.paths["/branch-service/{id}"].delete.responses).toHaveProperty("204");
+    expect(doc.paths["/branch-service/{id}"].delete.responses).not.toHaveProperty("200");
+  });
+
+  it("marks bearer security exactly where the server asks for a token", async () => {
+    const admin = await buildAdmin(app);
+    expect(admin.token).toBeTruthy();
+    for (const route of REST_ROUTES) {
+      const operation = doc.paths[openApiPath(route.path)][route.method.toLowerCase()];
+      const path = route.path.replace(/:id/, "0190a5f4-1c2d-7e3f-8a9b-0c1d2e3f4a5b");
+      const anonymous = await app
+        .http()
+        [route.method.toLowerCase() as "get"](`/api/v1${path}`)
+        .send({});
+      const secured = operation.security.length > 0;
+      expect([route.operation, anonymous.status === 401]).toEqual([route.operation, secured]);
+      if (secured) expect(operation.responses).toHaveProperty("401");
+    }
+  });
+
+  it("documents the error envelope and the validation shape", () => {
+    const create = doc.paths["/branch-service/create"].post.responses as Record<
+      string,
+      { content: { "application/json": { schema: { $ref: string } } } }
+    >;
+    expect(create["400"].content["application/json"].schema.$ref).toBe(
+      "#/components/schemas/ValidationErrorResponse",
+    );
+    expect(create["409"].content["application/json"].schema.$ref).toBe(
+      "#/components/schemas/ErrorResponse",
+    );
+    expect(create).toHaveProperty("403");
+  });
+});
+
+describe("explorers served from local files", () => {
+  it("serves Swagger UI and its assets without any external URL", async () => {
+    const page = await app.http().get("/api/v1/docs/");
+    expect(page.status).toBe(200);
+    expect(page.text).toContain("swagger-ui-bundle.js");
+    expect(page.text).not.toMatch(/https?:\/\//);
+    for (const asset of ["assets/swagger-ui-bundle.js", "assets/swagger-ui.css", "init.js"]) {
+      const response = await app.http().get(`/api/v1/docs/${asset}`);
+      expect([asset, response.status]).toEqual([asset, 200]);
+    }
+    expect((await app.http().get("/api/v1/docs")).status).toBe(301);
+  });
+
+  it("serves GraphiQL to a browser on GET /graphql, and GraphQL to API clients", async () => {
+    const page = await app.http().get("/graphql").set("accept", "text/html");
+    expect(page.status).toBe(200);
+    expect(page.text).toContain("graphiql");
+    expect(page.text).not.toMatch(/https?:\/\//);
+    for (const asset of [
+      "react.js",
+      "react-dom.js",
+      "graphiql.js",
+      "graphiql.css",
+      "explorer.js",
+    ]) {
+      expect([asset, (await app.http().get(`/graphql/assets/${asset}`)).status]).toEqual([
+        asset,
+        200,
+      ]);
+    }
+    const api = await app.http().post("/graphql").send({ query: "{ branchServices { code } }" });
+    expect(api.body).toEqual({ data: { branchServices: { code: "OK" } } });
+  });
+});

@@ -1,0 +1,24 @@
+import fs from "node:fs";
+import path from "node:path";
+import { printSchema } from "graphql";
+import { buildAppSchema } from "../../src/graphql/schema";
+import { REST_ROUTES } from "../../src/http/rest/rest-routes";
+
+describe("schema/schema.graphql", () => {
+  it("matches the code-first schema (run `npm run schema:emit` after changing it)", async () => {
+    const emitted = fs.readFileSync(
+      path.join(__dirname, "..", "..", "schema", "schema.graphql"),
+      "utf8",
+    );
+    expect(emitted).toBe(`${printSchema(await buildAppSchema())}\n`);
+  });
+
+  it("has a REST route for every Query and Mutation field, and no route without one", async () => {
+    const schema = await buildAppSchema();
+    const fields = [
+      ...Object.keys(schema.getQueryType()?.getFields() ?? {}).map((f) => `Query.${f}`),
+      ...Object.keys(schema.getMutationType()?.getFields() ?? {}).map((f) => `Mutation.${f}`),
+    ];
+    expect(REST_ROUTES.map((r) => r.operation).sort()).toEqual(fields.sort());
+  });
+});
