@@ -22,6 +22,8 @@ export function createGraphqlServer(options: GraphqlServerOptions): ApolloServer
     allowBatchedHttpRequests: false,
     includeStacktraceInErrorResponses: false,
     csrfPrevention: true,
+    // Shutdown is ours (src/main.ts): Apollo would re-raise SIGTERM and kill the process mid-drain.
+    stopOnTerminationSignals: false,
     plugins: [ApolloServerPluginLandingPageDisabled(), logUnexpectedErrors()],
     formatError: (formatted, error) =>
       formatGraphqlError(formatted, error, options.exposeErrorDetail),
