@@ -3,6 +3,7 @@ import { ApolloServerPluginLandingPageDisabled } from "@apollo/server/plugin/dis
 import type { GraphQLFormattedError, GraphQLSchema } from "graphql";
 import { recognise, toErrorResponse } from "../errors/error-mapper";
 import type { RequestContext } from "./context";
+import { complexityLimitPlugin, queryLimitRules } from "./query-limits";
 
 export interface GraphqlServerOptions {
   schema: GraphQLSchema;
@@ -20,11 +21,16 @@ export function createGraphqlServer(options: GraphqlServerOptions): ApolloServer
     schema: options.schema,
     introspection: options.introspection,
     allowBatchedHttpRequests: false,
+    validationRules: queryLimitRules(),
     includeStacktraceInErrorResponses: false,
     csrfPrevention: true,
     // Shutdown is ours (src/main.ts): Apollo would re-raise SIGTERM and kill the process mid-drain.
     stopOnTerminationSignals: false,
-    plugins: [ApolloServerPluginLandingPageDisabled(), logUnexpectedErrors()],
+    plugins: [
+      ApolloServerPluginLandingPageDisabled(),
+      complexityLimitPlugin(options.schema),
+      logUnexpectedErrors(),
+    ],
     formatError: (formatted, error) =>
       formatGraphqlError(formatted, error, options.exposeErrorDetail),
   });
@@ -36,8 +42,7 @@ function formatGraphqlError(
   exposeDetail: boolean,
 ): GraphQLFormattedError {
   const apolloCode = formatted.extensions?.code;
-  const known = recognise(error);
-  if (!known && typeof apolloCode === "string" && apolloCode.startsWith("GRAPHQL_")) {
+  if (typeof apolloCode === "string" && apolloCode.startsWith("GRAPHQL_")) {
     // Parse and validation failures: GraphQL's message is the useful one.
     return { ...formatted, extensions: { code: "BAD_REQUEST", status: 400 } };
   }

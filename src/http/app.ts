@@ -5,6 +5,7 @@ import express, {
   type Request,
   type Response,
 } from "express";
+import cors from "cors";
 import helmet from "helmet";
 import { randomUUID } from "node:crypto";
 import pinoHttp from "pino-http";
@@ -40,6 +41,14 @@ export async function createApp(
   app.set("trust proxy", config.trustProxy);
   app.use(requestLogging(log));
   app.use(helmet());
+  // Browsers may call from the configured origins only; without CORS_ORIGINS, same-origin only.
+  app.use(
+    cors({
+      origin: config.corsOrigins,
+      credentials: true,
+      exposedHeaders: ["x-request-id", "retry-after"],
+    }),
+  );
 
   const rest = createRestApi({
     schema,

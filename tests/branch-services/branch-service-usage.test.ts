@@ -1,0 +1,30 @@
+import { BranchServiceService } from "../../src/modules/branch-services/branch-service.service";
+import { Role } from "../../src/modules/users/role";
+import { buildAdmin, buildBranchService } from "../support/factories";
+import { startTestApp, type TestApp } from "../support/test-app";
+
+// The members issue supplies the real usage check; this proves the service honours whatever
+// check it is given, against the real collection.
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp();
+});
+afterAll(() => app.close());
+
+it("refuses to delete a branch that member records name (409) and keeps it", async () => {
+  const admin = await buildAdmin(app);
+  const branch = await buildBranchService(app, admin);
+  const inUse = new Set([branch.id]);
+  const service = new BranchServiceService(app.services.models.branchServices, (id) =>
+    Promise.resolve(inUse.has(id)),
+  );
+  const caller = { id: admin.id, role: Role.ADMIN, sessionId: "s", user: {} as never };
+  await expect(service.delete(caller, branch.id)).rejects.toMatchObject({
+    code: "CONFLICT",
+    status: 409,
+  });
+  expect(await app.services.models.branchServices.exists({ _id: branch.id })).not.toBeNull();
+  inUse.clear();
+  await service.delete(caller, branch.id);
+  expect(await app.services.models.branchServices.exists({ _id: branch.id })).toBeNull();
+});
