@@ -23,7 +23,7 @@ export function queryLimitRules(): ValidationRule[] {
   return [depthLimit(MAX_QUERY_DEPTH)];
 }
 
-function depthLimit(maxDepth: number): ValidationRule {
+export function depthLimit(maxDepth: number): ValidationRule {
   return (context: ValidationContext): ASTVisitor => {
     const fragments = new Map(
       context
