@@ -4,10 +4,7 @@ module.exports = {
   roots: ["<rootDir>/tests"],
   testMatch: ["**/*.test.ts"],
   transform: {
-    "^.+\\.ts$": [
-      "ts-jest",
-      { tsconfig: "tsconfig.json", isolatedModules: true, diagnostics: false },
-    ],
+    "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.json", diagnostics: false }],
   },
   globalSetup: "<rootDir>/tests/support/global-setup.ts",
   globalTeardown: "<rootDir>/tests/support/global-teardown.ts",
