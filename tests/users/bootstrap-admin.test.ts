@@ -1,0 +1,34 @@
+import bcrypt from "bcryptjs";
+import { ensureBootstrapAdmin } from "../../src/modules/users/user-bootstrap";
+import { createLogger } from "../../src/logger";
+import { startTestApp, type TestApp } from "../support/test-app";
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp({
+    ADMIN_EMAIL: " Chief@Example.org ",
+    ADMIN_PASSWORD: "Admin#2026!",
+    ADMIN_NAME: "Chief Admin",
+  });
+});
+afterAll(() => app.close());
+
+describe("bootstrap administrator", () => {
+  it("is created at start from ADMIN_EMAIL/ADMIN_PASSWORD: ADMIN, verified, password hashed", async () => {
+    const admins = await app.services.models.users.find({ email: "chief@example.org" }).lean();
+    expect(admins).toHaveLength(1);
+    expect(admins[0]).toMatchObject({ name: "Chief Admin", role: "ADMIN", isEmailVerified: true });
+    expect(admins[0].passwordHash).not.toContain("Admin#2026!");
+    expect(await bcrypt.compare("Admin#2026!", admins[0].passwordHash)).toBe(true);
+  });
+
+  it("is not created twice when the service starts again", async () => {
+    await ensureBootstrapAdmin(
+      app.services.models.users,
+      app.config.admin,
+      4,
+      createLogger(app.config),
+    );
+    expect(await app.services.models.users.countDocuments({ email: "chief@example.org" })).toBe(1);
+  });
+});
