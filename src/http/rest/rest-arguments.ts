@@ -4,7 +4,6 @@ import {
   isInputObjectType,
   isListType,
   isNonNullType,
-  isScalarType,
   GraphQLBoolean,
   GraphQLFloat,
   GraphQLInt,
@@ -75,7 +74,6 @@ function stripUnknownFields(value: unknown, type: GraphQLInputType): unknown {
         .map(([key, item]) => [key, stripUnknownFields(item, fields[key].type)]),
     );
   }
-  if (isScalarType(inner)) return value;
   return value;
 }
 
