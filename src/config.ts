@@ -15,14 +15,33 @@ export interface Config {
   jwtSecret?: string;
   accessTokenTtlSeconds: number;
   bcryptCost: number;
+  /** Refresh-token (cookie) lifetime; each refresh starts a new one. */
+  refreshTokenTtlSeconds: number;
   smtpUrl?: string;
+  /** Sender of every mail. */
+  mailFrom: string;
+  /** The client application's address; mails link to it when set. */
+  appUrl?: string;
   redisUrl?: string;
+  rateLimits: RateLimitConfig;
   admin?: { email: string; password: string; name: string };
   logLevel: LogLevel;
   corsOrigins: string[];
   trustProxy: boolean | number | string;
   graphqlIntrospection: boolean;
   bodyLimitBytes: number;
+}
+
+/** Contract §4 limits; every one can be tuned per deployment. */
+export interface RateLimitConfig {
+  /** All requests per client IP per minute. */
+  perMinute: number;
+  /** Register, forgot-password, resend and verify-email: requests per IP per hour, per endpoint. */
+  accountPerHour: number;
+  /** Failed logins per IP+email before the lockout. */
+  loginFailures: number;
+  /** How long failures are remembered and the lockout lasts. */
+  loginLockoutSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -105,8 +124,17 @@ export function loadConfig(env: Env = process.env): Config {
     jwtSecret,
     accessTokenTtlSeconds: int("ACCESS_TOKEN_TTL_SECONDS", 15 * 60, 60, 24 * 3600),
     bcryptCost: int("BCRYPT_COST", 12, 4, 15),
+    refreshTokenTtlSeconds: int("REFRESH_TOKEN_TTL_SECONDS", 7 * 24 * 3600, 300, 90 * 24 * 3600),
     smtpUrl: url("SMTP_URL", ["smtp:", "smtps:"]),
+    mailFrom: text("MAIL_FROM") ?? "Chaplaincy Membership <no-reply@localhost>",
+    appUrl: url("APP_URL", ["http:", "https:"])?.replace(/\/+$/, ""),
     redisUrl: url("REDIS_URL", ["redis:", "rediss:"]),
+    rateLimits: {
+      perMinute: int("RATE_LIMIT_PER_MINUTE", 600, 1, 1_000_000),
+      accountPerHour: int("RATE_LIMIT_ACCOUNT_PER_HOUR", 30, 1, 1_000_000),
+      loginFailures: int("LOGIN_MAX_FAILURES", 10, 1, 1000),
+      loginLockoutSeconds: int("LOGIN_LOCKOUT_SECONDS", 15 * 60, 1, 24 * 3600),
+    },
     admin: readAdmin(text, problems),
     logLevel: oneOf("LOG_LEVEL", LOG_LEVELS, nodeEnv === "test" ? "silent" : "info"),
     corsOrigins: (text("CORS_ORIGINS") ?? "")
