@@ -28,8 +28,12 @@ export async function startServer(
     connection,
     config,
     resolveJwtSecret(config.jwtSecret, config.dataDir),
+    log,
   );
   await Promise.all(Object.values(services.models).map((model) => model.init()));
+  if (config.redisUrl && !(await services.rateLimits.whenReady(5000))) {
+    log.warn("Redis is not reachable yet; rate limits are per instance until it is");
+  }
   await ensureBootstrapAdmin(services.models.users, config.admin, config.bcryptCost, log);
   const schema = await buildAppSchema();
   const parts = await createApp(config, services, schema, log);
@@ -50,6 +54,7 @@ export async function startServer(
         server.closeIdleConnections();
       });
       await parts.stop();
+      await services.close();
     },
   };
 }

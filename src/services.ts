@@ -1,25 +1,80 @@
+import path from "node:path";
 import type { Connection } from "mongoose";
 import type { Config } from "./config";
+import type { Logger } from "./logger";
+import { Mailer } from "./mail/mailer";
 import { AuthService } from "./modules/auth/auth.service";
+import { EmailVerificationService } from "./modules/auth/email-verification.service";
+import { MfaService } from "./modules/auth/mfa.service";
+import { PasswordHasher } from "./modules/auth/password-hasher";
+import { PasswordResetService } from "./modules/auth/password-reset.service";
+import { createSessionModel } from "./modules/auth/session.model";
+import { SessionService } from "./modules/auth/session.service";
 import { TokenService } from "./modules/auth/token.service";
 import { createBranchServiceModel } from "./modules/branch-services/branch-service.model";
 import { BranchServiceService } from "./modules/branch-services/branch-service.service";
 import { createUserModel } from "./modules/users/user.model";
+import { UsersService } from "./modules/users/users.service";
+import { RateLimits } from "./rate-limits/rate-limits";
 
 /** The composition root: every model and service of one app instance, on one connection. */
-export function createServices(connection: Connection, config: Config, jwtSecret: string) {
+export function createServices(
+  connection: Connection,
+  config: Config,
+  jwtSecret: string,
+  log: Logger,
+) {
   const models = {
     users: createUserModel(connection),
+    sessions: createSessionModel(connection),
     branchServices: createBranchServiceModel(connection),
   };
+  const mailer = new Mailer({
+    smtpUrl: config.smtpUrl,
+    outboxDir: path.join(config.dataDir, "outbox"),
+    from: config.mailFrom,
+    log,
+  });
+  // Keys carry the database name: instances of one deployment share limits, others do not.
+  const rateLimits = RateLimits.create({
+    limits: config.rateLimits,
+    redisUrl: config.redisUrl,
+    keyPrefix: config.dbName,
+    log,
+  });
   const tokens = new TokenService(jwtSecret, config.accessTokenTtlSeconds);
+  const hasher = new PasswordHasher(config.bcryptCost);
+  const sessions = new SessionService(models.sessions, config.refreshTokenTtlSeconds, log);
+  const emailVerification = new EmailVerificationService(models.users, mailer, config.appUrl);
+  const mfa = new MfaService(models.users, hasher, rateLimits);
   return {
     connection,
     models,
+    mailer,
+    rateLimits,
     tokens,
-    auth: new AuthService(tokens, models.users),
+    sessions,
+    emailVerification,
+    mfa,
+    auth: new AuthService(
+      models.users,
+      tokens,
+      sessions,
+      hasher,
+      emailVerification,
+      mfa,
+      rateLimits,
+    ),
+    passwordReset: new PasswordResetService(models.users, sessions, hasher, mailer, config.appUrl),
+    users: new UsersService(models.users, emailVerification, [
+      (userId) => sessions.deleteAllOf(userId),
+    ]),
     // No member records exist yet; the members module replaces this check.
     branchServices: new BranchServiceService(models.branchServices, () => Promise.resolve(false)),
+    /** Lets queued mail go out and releases Redis; the connection belongs to the caller. */
+    close: async () => {
+      await Promise.all([mailer.close(), rateLimits.close()]);
+    },
   };
 }
 

@@ -4,6 +4,7 @@ import type { AppError } from "../errors/app-errors";
 import type { Services } from "../services";
 import type { Role } from "../modules/users/role";
 import type { UserRecord } from "../modules/users/user.model";
+import type { ClientInfo } from "../modules/auth/session.service";
 
 export interface Caller {
   id: string;
@@ -20,19 +21,31 @@ export interface RequestContext {
   caller?: Caller;
   /** Why a presented token was refused; reported only if the operation needs a caller. */
   authError?: AppError;
+  /** Where the request comes from (the proxy-aware address when TRUST_PROXY says so). */
+  client: ClientInfo;
+  /** Mark cookies Secure (production). */
+  secureCookies: boolean;
   req: IncomingMessage;
   res?: ServerResponse;
 }
 
-type RequestWithId = IncomingMessage & { id?: unknown; log?: Logger };
+export interface ContextOptions {
+  secureCookies: boolean;
+}
+
+type RequestWithId = IncomingMessage & { id?: unknown; log?: Logger; ip?: string };
 
 /** Built once per request (the REST gate and Sofa both ask for it). */
-export function createContextBuilder(services: Services, fallbackLog: Logger) {
+export function createContextBuilder(
+  services: Services,
+  fallbackLog: Logger,
+  options: ContextOptions,
+) {
   const built = new WeakMap<IncomingMessage, Promise<RequestContext>>();
   return function buildContext(req: RequestWithId, res?: ServerResponse): Promise<RequestContext> {
     let context = built.get(req);
     if (!context) {
-      context = createContext(services, fallbackLog, req, res);
+      context = createContext(services, fallbackLog, options, req, res);
       built.set(req, context);
     }
     return context;
@@ -42,6 +55,7 @@ export function createContextBuilder(services: Services, fallbackLog: Logger) {
 async function createContext(
   services: Services,
   fallbackLog: Logger,
+  options: ContextOptions,
   req: RequestWithId,
   res?: ServerResponse,
 ): Promise<RequestContext> {
@@ -49,6 +63,8 @@ async function createContext(
     requestId: typeof req.id === "string" ? req.id : "",
     log: req.log ?? fallbackLog,
     services,
+    client: clientOf(req),
+    secureCookies: options.secureCookies,
     req,
     res,
   };
@@ -66,4 +82,13 @@ function bearerToken(header: string | undefined): string | undefined {
   if (!header) return undefined;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   return match ? match[1] : "";
+}
+
+/** express sets `ip` (honouring "trust proxy"); a bare node request only has its socket. */
+function clientOf(req: RequestWithId): ClientInfo {
+  const userAgent = req.headers["user-agent"];
+  return {
+    ip: req.ip ?? req.socket.remoteAddress ?? null,
+    userAgent: typeof userAgent === "string" ? userAgent.slice(0, 500) : null,
+  };
 }

@@ -1,11 +1,13 @@
 import "reflect-metadata";
 import type { GraphQLSchema } from "graphql";
 import { buildSchema } from "type-graphql";
+import { AuthResolver } from "../modules/auth/auth.resolver";
 import { BranchServiceResolver } from "../modules/branch-services/branch-service.resolver";
+import { UsersResolver } from "../modules/users/users.resolver";
 import { authChecker } from "./auth-checker";
 import { validateArguments } from "./validation";
 
-export const resolvers = [BranchServiceResolver] as const;
+export const resolvers = [AuthResolver, UsersResolver, BranchServiceResolver] as const;
 
 export function buildAppSchema(): Promise<GraphQLSchema> {
   return buildSchema({

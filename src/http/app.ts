@@ -3,6 +3,7 @@ import express, {
   type ErrorRequestHandler,
   type Express,
   type Request,
+  type RequestHandler,
   type Response,
 } from "express";
 import cors from "cors";
@@ -35,7 +36,9 @@ export async function createApp(
   log: Logger,
 ): Promise<AppParts> {
   const exposeErrorDetail = config.nodeEnv !== "production";
-  const buildContext = createContextBuilder(services, log);
+  const buildContext = createContextBuilder(services, log, {
+    secureCookies: config.nodeEnv === "production",
+  });
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", config.trustProxy);
@@ -49,6 +52,7 @@ export async function createApp(
       exposedHeaders: ["x-request-id", "retry-after"],
     }),
   );
+  app.use(requestRateLimit(services));
 
   const rest = createRestApi({
     schema,
@@ -100,6 +104,19 @@ function requestLogging(log: Logger) {
       }),
     },
   });
+}
+
+/**
+ * Contract §4: every client IP gets RATE_LIMIT_PER_MINUTE requests across both mounts. The
+ * health probe is exempt so a load balancer never sees an instance as down for being busy.
+ */
+function requestRateLimit(services: Services): RequestHandler {
+  return async (req, _res, next) => {
+    if (req.path !== `${API_BASE}/health`) {
+      await services.rateLimits.consumeRequest(req.ip ?? req.socket.remoteAddress ?? "unknown");
+    }
+    next();
+  };
 }
 
 /** Express-level failures (body reading, unknown paths, argument checks) in the same envelope. */

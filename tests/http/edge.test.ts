@@ -1,4 +1,5 @@
 import jwt from "jsonwebtoken";
+import jwt from "jsonwebtoken";
 import { buildAdmin, buildUser } from "../support/factories";
 import { startTestApp, TEST_JWT_SECRET, type TestApp } from "../support/test-app";
 
@@ -142,7 +143,9 @@ describe("the shared auth context", () => {
 
   it("uses the stored role, not the role inside the token", async () => {
     const user = await buildUser(app);
-    const forged = app.services.tokens.signAccessToken(user.id, "ADMIN" as never, "session");
+    // Signed with the app's secret for the user's own live session, but claiming ADMIN.
+    const { sid } = jwt.decode(user.token) as { sid: string };
+    const forged = app.services.tokens.signAccessToken(user.id, "ADMIN" as never, sid);
     const response = await app
       .http()
       .post("/api/v1/branch-service/create")

@@ -1,41 +1,96 @@
 import { randomBytes } from "node:crypto";
-import bcrypt from "bcryptjs";
 import { Role } from "../../src/modules/users/role";
+import { verificationCodeIn } from "./mailbox";
 import type { TestApp } from "./test-app";
 
 export interface TestUser {
   id: string;
+  name: string;
   email: string;
+  password: string;
   role: Role;
   token: string;
 }
 
+export const TEST_PASSWORD = "Secret#123";
+
+/** The administrator every test app bootstraps (see startTestApp). */
+export const BOOTSTRAP_ADMIN = { email: "root-admin@example.org", password: "Bootstrap#Admin1" };
+
+export const bearer = (user: { token: string }) => ({ authorization: `Bearer ${user.token}` });
+
+export function uniqueEmail(label = "user"): string {
+  return `${label}-${randomBytes(4).toString("hex")}@example.org`;
+}
+
+/** POST /auth/login; fails the test on anything but a signed-in 200. */
+export async function login(
+  app: TestApp,
+  email: string,
+  password: string,
+): Promise<{ token: string; refreshCookie: string; body: Record<string, unknown> }> {
+  const response = await app.http().post("/api/v1/auth/login").send({ email, password });
+  if (response.status !== 200 || !response.body.accessToken) {
+    throw new Error(`login ${email}: ${response.status} ${JSON.stringify(response.body)}`);
+  }
+  return {
+    token: response.body.accessToken as string,
+    refreshCookie: refreshCookieOf(response.headers["set-cookie"]),
+    body: response.body as Record<string, unknown>,
+  };
+}
+
+/** The `refreshToken=...` pair of a response's Set-Cookie headers. */
+export function refreshCookieOf(setCookie: string[] | string | undefined): string {
+  const headers = Array.isArray(setCookie) ? setCookie : setCookie ? [setCookie] : [];
+  const cookie = headers.find((header) => header.startsWith("refreshToken="));
+  if (!cookie) throw new Error(`no refreshToken cookie in ${JSON.stringify(headers)}`);
+  return cookie.split(";")[0];
+}
+
+/** Reads the newest verification code mailed to the address and submits it. */
+export async function verifyEmailOf(app: TestApp, email: string, after = 0): Promise<void> {
+  const mail = await app.mail.waitFor(email, { subject: /verification code/i, after });
+  const response = await app
+    .http()
+    .post("/api/v1/auth/verify-email")
+    .send({ code: verificationCodeIn(mail) });
+  if (response.status !== 200) {
+    throw new Error(`verify ${email}: ${response.status} ${JSON.stringify(response.body)}`);
+  }
+}
+
 /**
- * An account with a signed access token. Registration and login arrive with the accounts
- * issue; until then accounts are stored through the app's own model and the token is
- * signed with the app's configured secret, as a real login would.
+ * An account made the way clients make them: self-registration for a MEMBER, an
+ * administrator's registration for other roles; the email verified with the mailed code
+ * unless `verified: false`; signed in.
  */
 export async function buildUser(
   app: TestApp,
-  overrides: { role?: Role; name?: string } = {},
+  overrides: { role?: Role; name?: string; verified?: boolean; email?: string } = {},
 ): Promise<TestUser> {
-  const email = `user-${randomBytes(4).toString("hex")}@example.org`;
-  const user = await app.services.models.users.create({
-    name: overrides.name ?? "Test User",
-    email,
-    passwordHash: await bcrypt.hash("Secret#123", 4),
-    role: overrides.role ?? Role.MEMBER,
-    isEmailVerified: true,
-  });
-  const token = app.services.tokens.signAccessToken(
-    user._id,
-    user.role,
-    randomBytes(8).toString("hex"),
-  );
-  return { id: user._id, email, role: user.role, token };
+  const role = overrides.role ?? Role.MEMBER;
+  const email = overrides.email ?? uniqueEmail(role.toLowerCase());
+  const name = overrides.name ?? "Test User";
+  const request = app.http().post("/api/v1/auth/register");
+  if (role !== Role.MEMBER) request.set(bearer(await loginBootstrapAdmin(app)));
+  const mailsBefore = app.mail.messages.length;
+  const response = await request.send({ name, email, password: TEST_PASSWORD, role });
+  if (response.status !== 200) {
+    throw new Error(`register ${email}: ${response.status} ${JSON.stringify(response.body)}`);
+  }
+  if (overrides.verified !== false) await verifyEmailOf(app, email, mailsBefore);
+  const signedIn = await login(app, email, TEST_PASSWORD);
+  const id = (response.body as { user: { id: string } }).user.id;
+  return { id, name, email, password: TEST_PASSWORD, role, token: signedIn.token };
 }
 
 export const buildAdmin = (app: TestApp) => buildUser(app, { role: Role.ADMIN });
+
+/** A fresh session of the bootstrap administrator. */
+export async function loginBootstrapAdmin(app: TestApp): Promise<{ token: string }> {
+  return login(app, BOOTSTRAP_ADMIN.email, BOOTSTRAP_ADMIN.password);
+}
 
 let counter = 0;
 /** A branch of service created through POST /branch-service/create. */
@@ -48,7 +103,7 @@ export async function buildBranchService(
   const response = await app
     .http()
     .post("/api/v1/branch-service/create")
-    .set("authorization", `Bearer ${admin.token}`)
+    .set(bearer(admin))
     .send({
       title: `Branch ${counter} ${randomBytes(3).toString("hex")}`,
       description: "Serves the faithful",

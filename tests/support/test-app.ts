@@ -8,6 +8,8 @@ import { loadConfig, type Config } from "../../src/config";
 import { connectDatabase } from "../../src/db/connection";
 import { createLogger } from "../../src/logger";
 import { startServer, type RunningServer } from "../../src/server";
+import { BOOTSTRAP_ADMIN } from "./factories";
+import { TestMailbox } from "./mailbox";
 
 export const TEST_JWT_SECRET = "test-secret-0123456789-abcdefghijklmnopqrstuvwxyz";
 
@@ -15,6 +17,8 @@ export interface TestApp {
   url: string;
   config: Config;
   services: RunningServer["services"];
+  /** The SMTP server this app mails to (SMTP_URL), inside the test process. */
+  mail: TestMailbox;
   http: () => supertest.Agent;
   graphql: <R, V extends Record<string, unknown>>(
     document: TypedDocumentNode<R, V>,
@@ -34,8 +38,19 @@ export interface GraphqlResult<R> {
 }
 
 /**
+ * Limits high enough that a test file's many registrations from 127.0.0.1 do not trip them;
+ * the rate-limit tests pass the contract's defaults back in.
+ */
+export const RELAXED_LIMITS = {
+  RATE_LIMIT_PER_MINUTE: "100000",
+  RATE_LIMIT_ACCOUNT_PER_HOUR: "100000",
+  LOGIN_MAX_FAILURES: "1000",
+};
+
+/**
  * The real app on a real HTTP port against the run's engine, in a database of this test
  * file's own (dropped on close), so files run alone or together without seeing each other.
+ * Mail goes to an SMTP server inside the test process.
  */
 export async function startTestApp(
   env: Record<string, string> = {},
@@ -44,6 +59,7 @@ export async function startTestApp(
   const uri = engineUri ?? process.env.TEST_MONGODB_URI;
   if (!uri)
     throw new Error("TEST_MONGODB_URI is not set: run the tests through jest (global setup)");
+  const mail = await TestMailbox.start();
   const testFile = path.basename(expect.getState().testPath ?? "test", ".test.ts");
   const config = loadConfig({
     NODE_ENV: "test",
@@ -54,6 +70,10 @@ export async function startTestApp(
     DB_NAME: `t_${testFile.replace(/\W/g, "_").slice(0, 40)}_${randomBytes(3).toString("hex")}`,
     BCRYPT_COST: "4",
     LOG_LEVEL: "silent",
+    SMTP_URL: mail.url,
+    ADMIN_EMAIL: BOOTSTRAP_ADMIN.email,
+    ADMIN_PASSWORD: BOOTSTRAP_ADMIN.password,
+    ...RELAXED_LIMITS,
     ...env,
   });
   const connection = await connectDatabase({ uri, dbName: config.dbName });
@@ -62,6 +82,7 @@ export async function startTestApp(
     url: running.url,
     config,
     services: running.services,
+    mail,
     http: () => supertest.agent(running.url),
     graphql: async (document, variables, token) => {
       const request = supertest(running.url)
@@ -73,6 +94,7 @@ export async function startTestApp(
     },
     close: async () => {
       await running.close();
+      await mail.close();
       await connection.dropDatabase();
       await connection.close();
     },

@@ -44,6 +44,7 @@ export function completeOpenApi(generated: Json): Json {
   const components = (doc.components ??= {}) as Json & { schemas?: Json };
   components.securitySchemes = {
     bearerAuth: { type: "http", scheme: "bearer", bearerFormat: "JWT" },
+    refreshCookie: { type: "apiKey", in: "cookie", name: "refreshToken" },
   };
   components.schemas = { ...components.schemas, ...errorSchemas() };
 
@@ -75,6 +76,9 @@ function describeOperation(operation: Json, route: RestRoute): void {
   } else {
     operation.security = [];
   }
+  if (route.refreshCookie === "rotates") operation.security = [{ refreshCookie: [] }];
+  if (route.refreshCookie) describeCookie(responses[String(route.status)], route.refreshCookie);
+  if (route.queryArguments) moveToQuery(operation, route.queryArguments);
   if (route.path.includes(":")) errors.add(404);
   if (["POST", "PUT", "PATCH"].includes(route.method)) {
     errors.add(413);
@@ -89,6 +93,33 @@ function describeOperation(operation: Json, route: RestRoute): void {
   }
   operation.responses = responses;
   operation.operationId = fieldOf(route).field;
+}
+
+const COOKIE_EFFECT = {
+  sets: "Sets the refreshToken cookie (HttpOnly, SameSite=Strict, Path=/api/v1/auth) when the response carries an accessToken",
+  rotates: "Replaces the refreshToken cookie; the presented one stops working",
+  clears: "Clears the refreshToken cookie",
+};
+
+function describeCookie(success: Json, effect: keyof typeof COOKIE_EFFECT): void {
+  success.headers = {
+    "Set-Cookie": { description: COOKIE_EFFECT[effect], schema: { type: "string" } },
+  };
+}
+
+/** Sofa documents every argument of a body route in the body; these travel in the URL. */
+function moveToQuery(operation: Json, names: string[]): void {
+  const body = operation.requestBody as
+    | { content?: Record<string, { schema?: { properties?: Json; required?: string[] } }> }
+    | undefined;
+  const schema = body?.content?.["application/json"]?.schema;
+  const parameters = (operation.parameters ??= []) as Json[];
+  for (const name of names) {
+    const property = schema?.properties?.[name] ?? { type: "string" };
+    if (schema?.properties) delete schema.properties[name];
+    if (schema?.required) schema.required = schema.required.filter((field) => field !== name);
+    parameters.push({ name, in: "query", required: true, schema: property });
+  }
 }
 
 function errorSchemas(): Json {

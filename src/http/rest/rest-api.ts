@@ -1,5 +1,11 @@
 import express, { type NextFunction, type Request, type Response } from "express";
-import { execute, type GraphQLField, type GraphQLSchema } from "graphql";
+import {
+  execute,
+  type ExecutionArgs,
+  type ExecutionResult,
+  type GraphQLField,
+  type GraphQLSchema,
+} from "graphql";
 import qs from "qs";
 import { useSofa } from "sofa-api";
 import { Response as FetchResponse } from "fets";
@@ -29,6 +35,8 @@ export function createRestApi(options: RestApiOptions): {
   router: express.Router;
   openApi: Record<string, unknown>;
 } {
+  // What the gate checked for each request, for the execute step below.
+  const checkedCalls = new WeakMap<object, CheckedCall>();
   const sofa = useSofa({
     basePath: API_BASE,
     schema: options.schema,
@@ -44,7 +52,8 @@ export function createRestApi(options: RestApiOptions): {
       ]),
     ),
     context: ({ req, res }: { req: Request; res: Response }) => options.buildContext(req, res),
-    execute,
+    execute: (args: ExecutionArgs) =>
+      executeChecked(args, checkedCalls.get(args.contextValue as object)),
     customScalars: OPENAPI_SCALARS,
     errorHandler: (errors) => {
       // Sofa reports several errors at once only for variables; the first decides the status.
@@ -63,11 +72,12 @@ export function createRestApi(options: RestApiOptions): {
     const field = operationField(options.schema, route);
     const access = accessOf(field.name);
     const handler = async (req: Request, res: Response, next: NextFunction) => {
+      const context = await options.buildContext(req, res);
       // The role gate first: a caller without the right gets 401/403, not our validation rules.
-      if (access !== "public")
-        assertAccess(await options.buildContext(req, res), access === "signed-in" ? [] : access);
+      if (access !== "public") assertAccess(context, access === "signed-in" ? [] : access);
       const raw = collectArguments(route, req);
       const clean = checkArguments(field.args, raw);
+      checkedCalls.set(context, { route, variables: clean });
       handOverToSofa(route, req, clean);
       if (route.status === 204) dropBodyOf204(res);
       (sofa as unknown as express.RequestHandler)(req, res, next);
@@ -101,13 +111,41 @@ function isBodyMethod(route: RestRoute): boolean {
   return route.method === "POST" || route.method === "PUT" || route.method === "PATCH";
 }
 
-/** Path parameters, then the query string (GET/DELETE) or the JSON body (POST/PUT/PATCH). */
+interface CheckedCall {
+  route: RestRoute;
+  variables: RawArguments;
+}
+
+/**
+ * Runs the operation with the variables the gate checked rather than Sofa's own reading of
+ * the request, which drops explicit nulls (a body could never clear a field). Fields the
+ * route marks are left out of the response when null.
+ */
+async function executeChecked(
+  args: ExecutionArgs,
+  call: CheckedCall | undefined,
+): Promise<ExecutionResult> {
+  const result = await execute(call ? { ...args, variableValues: call.variables } : args);
+  const omit = call?.route.omitWhenNull;
+  if (!omit || !result.data) return result;
+  const { field } = fieldOf(call.route);
+  const payload = result.data[field] as Record<string, unknown> | null;
+  if (payload) for (const name of omit) if (payload[name] === null) delete payload[name];
+  return result;
+}
+
+/**
+ * Path parameters, then the query string (GET/DELETE) or the JSON body (POST/PUT/PATCH) plus
+ * the route's declared query arguments.
+ */
 function collectArguments(route: RestRoute, req: Request): RawArguments {
   const params = req.params as Record<string, string>;
-  const source = isBodyMethod(route)
-    ? (req.body as RawArguments)
-    : qs.parse(queryString(req.originalUrl));
-  return { ...source, ...params };
+  const query = qs.parse(queryString(req.originalUrl));
+  if (!isBodyMethod(route)) return { ...query, ...params };
+  const fromQuery = Object.fromEntries(
+    (route.queryArguments ?? []).filter((name) => name in query).map((name) => [name, query[name]]),
+  );
+  return { ...(req.body as RawArguments), ...fromQuery, ...params };
 }
 
 function queryString(url: string): string {

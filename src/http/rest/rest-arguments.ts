@@ -17,9 +17,9 @@ export type RawArguments = Record<string, unknown>;
 /**
  * Checks the raw REST inputs of one operation against its GraphQL argument types, the same
  * coercion GraphQL itself applies, so a bad value is reported as a 400 naming its field
- * (Sofa alone turns it into a nameless error or a 500). Returns the arguments Sofa should
- * see: unknown fields removed at every level, nulls of optional fields left out (Sofa
- * cannot pass a null through a REST body).
+ * (Sofa alone turns it into a nameless error or a 500). Returns the operation's variables:
+ * unknown fields removed at every level, explicit nulls of optional fields kept (so a body
+ * can clear a field; Sofa alone would drop them).
  */
 export function checkArguments(args: readonly GraphQLArgument[], raw: RawArguments): RawArguments {
   const problems: FieldError[] = [];
@@ -29,6 +29,8 @@ export function checkArguments(args: readonly GraphQLArgument[], raw: RawArgumen
     if (value === undefined || value === null) {
       if (isNonNullType(arg.type) && arg.defaultValue === undefined) {
         problems.push({ path: arg.name, message: `${arg.name} is required` });
+      } else if (value === null && !isNonNullType(arg.type)) {
+        clean[arg.name] = null;
       }
       continue;
     }

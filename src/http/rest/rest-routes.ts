@@ -14,13 +14,153 @@ export interface RestRoute {
   tag: string;
   /** Error statuses beyond those every route shares (400, 429, 500, 503) and those implied by auth and ids. */
   errors?: number[];
+  /** Arguments a body route reads from the query string (`POST /auth/reset-password?token=`). */
+  queryArguments?: string[];
+  /** Top-level response fields left out when null ("no accessToken" rather than `null`). */
+  omitWhenNull?: string[];
+  /** What the route does with the refreshToken cookie (documented in OpenAPI). */
+  refreshCookie?: "sets" | "rotates" | "clears";
 }
+
+const AUTH_RESULT_OPTIONALS = ["user", "accessToken", "mfaToken"];
 
 /**
  * The documented v1 paths. Every Query and Mutation field must appear here (a test checks),
  * so each REST route is exactly one GraphQL operation and nothing is mounted by accident.
  */
 export const REST_ROUTES: RestRoute[] = [
+  {
+    operation: "Mutation.register",
+    refreshCookie: "sets",
+    method: "POST",
+    path: "/auth/register",
+    status: 200,
+    tag: "Auth",
+    errors: [401, 403, 409],
+    omitWhenNull: AUTH_RESULT_OPTIONALS,
+  },
+  {
+    operation: "Mutation.login",
+    refreshCookie: "sets",
+    method: "POST",
+    path: "/auth/login",
+    status: 200,
+    tag: "Auth",
+    errors: [401],
+    omitWhenNull: AUTH_RESULT_OPTIONALS,
+  },
+  {
+    operation: "Mutation.logout",
+    method: "DELETE",
+    path: "/auth/logout",
+    status: 200,
+    tag: "Auth",
+  },
+  {
+    operation: "Mutation.refreshToken",
+    refreshCookie: "rotates",
+    method: "GET",
+    path: "/auth/refresh-token",
+    status: 200,
+    tag: "Auth",
+    errors: [401],
+  },
+  {
+    operation: "Mutation.forgotPassword",
+    method: "POST",
+    path: "/auth/forgot-password",
+    status: 200,
+    tag: "Auth",
+  },
+  {
+    operation: "Mutation.resetPassword",
+    method: "POST",
+    path: "/auth/reset-password",
+    status: 200,
+    tag: "Auth",
+    queryArguments: ["token"],
+  },
+  {
+    operation: "Mutation.verifyEmail",
+    method: "POST",
+    path: "/auth/verify-email",
+    status: 200,
+    tag: "Auth",
+  },
+  {
+    operation: "Mutation.resendEmailVerification",
+    method: "POST",
+    path: "/auth/resend-email-verification",
+    status: 200,
+    tag: "Auth",
+  },
+  {
+    operation: "Mutation.setupMfa",
+    method: "POST",
+    path: "/auth/mfa/setup",
+    status: 200,
+    tag: "Auth",
+    errors: [409],
+  },
+  {
+    operation: "Mutation.enableMfa",
+    method: "POST",
+    path: "/auth/mfa/enable",
+    status: 200,
+    tag: "Auth",
+    errors: [409],
+  },
+  {
+    operation: "Mutation.verifyMfa",
+    refreshCookie: "sets",
+    method: "POST",
+    path: "/auth/mfa/verify",
+    status: 200,
+    tag: "Auth",
+    errors: [401],
+    omitWhenNull: AUTH_RESULT_OPTIONALS,
+  },
+  {
+    operation: "Mutation.disableMfa",
+    method: "POST",
+    path: "/auth/mfa/disable",
+    status: 200,
+    tag: "Auth",
+    errors: [409],
+  },
+  {
+    operation: "Query.currentUser",
+    method: "GET",
+    path: "/users/current",
+    status: 200,
+    tag: "Users",
+  },
+  {
+    operation: "Mutation.updateCurrentUser",
+    method: "PUT",
+    path: "/users/current",
+    status: 200,
+    tag: "Users",
+    errors: [409],
+  },
+  {
+    operation: "Mutation.deleteCurrentUser",
+    method: "DELETE",
+    path: "/users/current",
+    status: 204,
+    tag: "Users",
+    errors: [409],
+  },
+  { operation: "Query.users", method: "GET", path: "/users", status: 200, tag: "Users" },
+  { operation: "Query.user", method: "GET", path: "/users/:userId", status: 200, tag: "Users" },
+  {
+    operation: "Mutation.deleteUser",
+    method: "DELETE",
+    path: "/users/:userId",
+    status: 204,
+    tag: "Users",
+    errors: [409],
+  },
   {
     operation: "Query.branchServices",
     method: "GET",

@@ -1,21 +1,168 @@
-import { UnauthenticatedError } from "../../errors/app-errors";
+import { isDuplicateKeyError } from "../../db/errors";
+import {
+  ConflictError,
+  ForbiddenError,
+  InvalidCredentialsError,
+  UnauthenticatedError,
+} from "../../errors/app-errors";
 import type { Caller } from "../../graphql/context";
-import type { UserModel } from "../users/user.model";
+import type { RateLimits } from "../../rate-limits/rate-limits";
+import { normaliseEmail } from "../users/email";
+import { Role } from "../users/role";
+import type { UserModel, UserRecord } from "../users/user.model";
+import type { EmailVerificationService } from "./email-verification.service";
+import type { MfaService } from "./mfa.service";
+import type { PasswordHasher } from "./password-hasher";
+import type { ClientInfo, SessionService } from "./session.service";
 import type { TokenService } from "./token.service";
 
-/** Turns a bearer token into a caller. Login and sessions arrive with the accounts work. */
+export interface RegisterInput {
+  name: string;
+  email: string;
+  password: string;
+  role?: Role | null;
+}
+
+/** A signed-in result: the access token for the caller, the refresh token for the cookie. */
+export interface SignedIn {
+  kind: "signed-in";
+  user: UserRecord;
+  accessToken: string;
+  refreshToken: string;
+  refreshExpiresAt: Date;
+}
+
+export type RegisterResult = SignedIn | { kind: "created"; user: UserRecord };
+export type LoginResult = SignedIn | { kind: "mfa-required"; mfaToken: string };
+
+/**
+ * Who the caller is and how they become so: registration, login (with its MFA step),
+ * refresh, logout, and turning an access token back into a caller on every request.
+ */
 export class AuthService {
   constructor(
-    private readonly tokens: TokenService,
     private readonly users: UserModel,
+    private readonly tokens: TokenService,
+    private readonly sessions: SessionService,
+    private readonly hasher: PasswordHasher,
+    private readonly verification: EmailVerificationService,
+    private readonly mfa: MfaService,
+    private readonly limits: RateLimits,
   ) {}
 
+  /**
+   * Self-registration makes a MEMBER and signs them in. An administrator may create any role;
+   * that account starts unverified and the administrator's own session is left alone.
+   */
+  async register(
+    input: RegisterInput,
+    caller: Caller | undefined,
+    client: ClientInfo,
+  ): Promise<RegisterResult> {
+    const role = input.role ?? Role.MEMBER;
+    const byAdmin = caller?.role === Role.ADMIN;
+    if (role !== Role.MEMBER && !byAdmin) {
+      throw new ForbiddenError("Only an administrator may create OFFICER or ADMIN accounts");
+    }
+    const user = await this.createAccount(input, role);
+    await this.verification.issue(user);
+    if (byAdmin) return { kind: "created", user };
+    return this.signIn(user, client);
+  }
+
+  /**
+   * Unknown email and wrong password are indistinguishable: same error, and a bcrypt
+   * comparison in both cases. Failures per address and email lead to a lockout.
+   */
+  async login(email: string, password: string, client: ClientInfo): Promise<LoginResult> {
+    const address = normaliseEmail(email);
+    const lockKey = `login|${client.ip ?? "-"}|${address}`;
+    await this.limits.assertLoginAllowed(lockKey);
+    const user = await this.users.findOne({ email: address }).lean();
+    const valid = await this.hasher.verify(password, user?.passwordHash);
+    if (!user || !valid || user.deletingSince) {
+      await this.limits.recordLoginFailure(lockKey);
+      throw new InvalidCredentialsError();
+    }
+    await this.limits.resetLoginFailures(lockKey);
+    if (user.mfaEnabled) {
+      return {
+        kind: "mfa-required",
+        mfaToken: this.tokens.signMfaToken(user._id, client.userAgent),
+      };
+    }
+    return this.signIn(user, client);
+  }
+
+  async completeMfaLogin(mfaToken: string, code: string, client: ClientInfo): Promise<SignedIn> {
+    const step = this.tokens.verifyMfaToken(mfaToken);
+    const user = await this.users.findById(step.userId).lean();
+    if (!user || !user.mfaEnabled || user.deletingSince) {
+      throw new InvalidCredentialsError("The code is not valid");
+    }
+    if (!(await this.mfa.checkLoginCode(user, code))) {
+      throw new InvalidCredentialsError("The code is not valid");
+    }
+    return this.signIn(user, { ip: client.ip, userAgent: client.userAgent ?? step.userAgent });
+  }
+
+  async logout(caller: Caller): Promise<void> {
+    await this.sessions.end(caller.sessionId, "logout");
+  }
+
+  async refresh(refreshToken: string | undefined): Promise<Omit<SignedIn, "kind" | "user">> {
+    if (!refreshToken) throw new UnauthenticatedError("The refreshToken cookie is missing");
+    const rotated = await this.sessions.rotate(refreshToken);
+    const user = await this.users.findById(rotated.userId, { role: 1, deletingSince: 1 }).lean();
+    if (!user || user.deletingSince) throw new UnauthenticatedError("The account no longer exists");
+    return {
+      accessToken: this.tokens.signAccessToken(user._id, user.role, rotated.sessionId),
+      refreshToken: rotated.refreshToken,
+      refreshExpiresAt: rotated.refreshExpiresAt,
+    };
+  }
+
+  /** Every request with a bearer token: the token must verify and its session still be live. */
   async authenticate(token: string): Promise<Caller> {
     if (!token) throw new UnauthenticatedError("The Authorization header must be 'Bearer <token>'");
     const claims = this.tokens.verifyAccessToken(token);
-    const user = await this.users.findById(claims.sub).lean();
-    if (!user) throw new UnauthenticatedError("The account of this token no longer exists");
+    const [user, sessionUserId] = await Promise.all([
+      this.users.findById(claims.sub).lean(),
+      this.sessions.assertLive(claims.sid),
+    ]);
+    if (!user || user.deletingSince || sessionUserId !== user._id) {
+      throw new UnauthenticatedError("The account of this token no longer exists");
+    }
     // The stored role wins over the token's, so a demotion takes effect at once.
     return { id: user._id, role: user.role, sessionId: claims.sid, user };
+  }
+
+  private async createAccount(input: RegisterInput, role: Role): Promise<UserRecord> {
+    const email = normaliseEmail(input.email);
+    try {
+      const created = await this.users.create({
+        name: input.name.trim(),
+        email,
+        passwordHash: await this.hasher.hash(input.password),
+        role,
+      });
+      return created.toObject();
+    } catch (error) {
+      if (isDuplicateKeyError(error)) {
+        throw new ConflictError("An account with this email already exists");
+      }
+      throw error;
+    }
+  }
+
+  private async signIn(user: UserRecord, client: ClientInfo): Promise<SignedIn> {
+    const session = await this.sessions.start(user._id, client);
+    return {
+      kind: "signed-in",
+      user,
+      accessToken: this.tokens.signAccessToken(user._id, user.role, session.sessionId),
+      refreshToken: session.refreshToken,
+      refreshExpiresAt: session.refreshExpiresAt,
+    };
   }
 }

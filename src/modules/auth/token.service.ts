@@ -1,6 +1,6 @@
 import jwt from "jsonwebtoken";
 import { randomUUID } from "node:crypto";
-import { UnauthenticatedError } from "../../errors/app-errors";
+import { InvalidTokenError, UnauthenticatedError } from "../../errors/app-errors";
 import type { Role } from "../users/role";
 
 export interface AccessTokenClaims {
@@ -10,7 +10,13 @@ export interface AccessTokenClaims {
   sid: string;
 }
 
-/** Signs and checks access tokens (HS256). Knows nothing of HTTP or storage. */
+/** The second login step is short: long enough to open an authenticator app. */
+export const MFA_TOKEN_TTL_SECONDS = 5 * 60;
+
+/**
+ * Signs and checks JWTs (HS256). Access tokens and MFA step tokens carry different `typ`
+ * claims so neither can stand in for the other. Knows nothing of HTTP or storage.
+ */
 export class TokenService {
   constructor(
     private readonly secret: string,
@@ -18,7 +24,7 @@ export class TokenService {
   ) {}
 
   signAccessToken(userId: string, role: Role, sessionId: string): string {
-    return jwt.sign({ role, sid: sessionId }, this.secret, {
+    return jwt.sign({ typ: "access", role, sid: sessionId }, this.secret, {
       algorithm: "HS256",
       subject: userId,
       jwtid: randomUUID(),
@@ -29,7 +35,13 @@ export class TokenService {
   verifyAccessToken(token: string): AccessTokenClaims {
     try {
       const claims = jwt.verify(token, this.secret, { algorithms: ["HS256"] });
-      if (typeof claims === "string" || !claims.sub || !claims.sid || !claims.jti) {
+      if (
+        typeof claims === "string" ||
+        claims.typ !== "access" ||
+        !claims.sub ||
+        !claims.sid ||
+        !claims.jti
+      ) {
         throw new Error("missing claims");
       }
       return claims as unknown as AccessTokenClaims;
@@ -38,6 +50,28 @@ export class TokenService {
       throw new UnauthenticatedError(
         expired ? "The access token has expired" : "The access token is invalid",
       );
+    }
+  }
+
+  /** Proves the password step of a login for MFA_TOKEN_TTL_SECONDS. */
+  signMfaToken(userId: string, userAgent: string | null): string {
+    return jwt.sign({ typ: "mfa", ua: userAgent }, this.secret, {
+      algorithm: "HS256",
+      subject: userId,
+      jwtid: randomUUID(),
+      expiresIn: MFA_TOKEN_TTL_SECONDS,
+    });
+  }
+
+  verifyMfaToken(token: string): { userId: string; userAgent: string | null } {
+    try {
+      const claims = jwt.verify(token, this.secret, { algorithms: ["HS256"] });
+      if (typeof claims === "string" || claims.typ !== "mfa" || !claims.sub) {
+        throw new Error("not an MFA token");
+      }
+      return { userId: claims.sub, userAgent: typeof claims.ua === "string" ? claims.ua : null };
+    } catch {
+      throw new InvalidTokenError("The MFA token is invalid or has expired; sign in again");
     }
   }
 }

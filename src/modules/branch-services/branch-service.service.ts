@@ -74,7 +74,11 @@ export class BranchServiceService {
     }
     try {
       const updated = await this.branches
-        .findByIdAndUpdate(args.id, { $set: changes }, { new: true, runValidators: true })
+        .findByIdAndUpdate(
+          args.id,
+          { $set: changes },
+          { returnDocument: "after", runValidators: true },
+        )
         .lean();
       if (!updated) throw this.notFound(args.id);
       return BranchService.from(updated);

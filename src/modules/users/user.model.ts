@@ -2,6 +2,11 @@ import { Schema, type Connection, type Model } from "mongoose";
 import { uuidv7 } from "../../db/uuid";
 import { Role } from "./role";
 
+/**
+ * An account. Secrets (password hash, code and token hashes, TOTP secrets) live here but never
+ * leave through the User type; flat fields rather than subdocuments keep the indexes and
+ * conditional updates simple on both MongoDB and FerretDB.
+ */
 export interface UserRecord {
   _id: string;
   name: string;
@@ -10,6 +15,20 @@ export interface UserRecord {
   avatar: string | null;
   role: Role;
   isEmailVerified: boolean;
+  /** sha256 of the pending email verification code. */
+  verificationCodeHash: string | null;
+  verificationExpiresAt: Date | null;
+  /** sha256 of the pending password reset token (single use). */
+  resetTokenHash: string | null;
+  resetExpiresAt: Date | null;
+  mfaEnabled: boolean;
+  mfaSecret: string | null;
+  /** Set by MFA setup, promoted to mfaSecret once a code from it is confirmed. */
+  mfaPendingSecret: string | null;
+  /** The last TOTP time step accepted, so a code cannot be replayed. */
+  mfaLastStep: number | null;
+  /** Set while an erasure is in progress (see UsersService.delete). */
+  deletingSince: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -23,10 +42,22 @@ const userSchema = new Schema<UserRecord>(
     avatar: { type: String, default: null },
     role: { type: String, enum: Object.values(Role), required: true, default: Role.MEMBER },
     isEmailVerified: { type: Boolean, required: true, default: false },
+    verificationCodeHash: { type: String, default: null },
+    verificationExpiresAt: { type: Date, default: null },
+    resetTokenHash: { type: String, default: null },
+    resetExpiresAt: { type: Date, default: null },
+    mfaEnabled: { type: Boolean, required: true, default: false },
+    mfaSecret: { type: String, default: null },
+    mfaPendingSecret: { type: String, default: null },
+    mfaLastStep: { type: Number, default: null },
+    deletingSince: { type: Date, default: null },
   },
   { timestamps: true, versionKey: false },
 );
 userSchema.index({ createdAt: -1 });
+userSchema.index({ verificationCodeHash: 1 });
+userSchema.index({ resetTokenHash: 1 });
+userSchema.index({ role: 1 });
 
 export type UserModel = Model<UserRecord>;
 

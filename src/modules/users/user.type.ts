@@ -1,4 +1,4 @@
-import { Field, ID, ObjectType } from "type-graphql";
+import { Field, ID, Int, ObjectType } from "type-graphql";
 import { DateTimeISOResolver } from "graphql-scalars";
 import { Role } from "./role";
 import type { UserRecord } from "./user.model";
@@ -30,6 +30,9 @@ export class User {
   @Field(() => Boolean, { nullable: true })
   isEmailVerified!: boolean;
 
+  @Field({ description: "Whether login asks for a TOTP code" })
+  mfaEnabled!: boolean;
+
   static from(record: UserRecord): User {
     return Object.assign(new User(), {
       id: record._id,
@@ -40,6 +43,53 @@ export class User {
       createdAt: record.createdAt,
       updatedAt: record.updatedAt,
       isEmailVerified: record.isEmailVerified,
+      mfaEnabled: record.mfaEnabled,
     });
   }
+}
+
+@ObjectType("UserPayload", { description: "One account: `{code, message, user}`" })
+export class UserPayload {
+  @Field()
+  code!: string;
+
+  @Field()
+  message!: string;
+
+  @Field(() => User)
+  user!: User;
+
+  static of(record: UserRecord, message: string): UserPayload {
+    return { code: "OK", message, user: User.from(record) };
+  }
+}
+
+@ObjectType("UserList", { description: "GET /users: offset paging with its own envelope" })
+export class UserList {
+  @Field()
+  code!: string;
+
+  @Field()
+  message!: string;
+
+  @Field(() => Int)
+  total!: number;
+
+  @Field(() => Int)
+  limit!: number;
+
+  @Field(() => Int)
+  offset!: number;
+
+  @Field(() => Int)
+  totalPages!: number;
+
+  @Field(() => Int, { description: "floor(offset / limit) + 1" })
+  currentPage!: number;
+
+  @Field()
+  hasMore!: boolean;
+
+  @Field(() => [User])
+  users!: User[];
 }

@@ -1,0 +1,152 @@
+import { randomBytes } from "node:crypto";
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import nodemailer from "nodemailer";
+import type { Logger } from "../logger";
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export interface MailerOptions {
+  /** Absent: messages are written to `outboxDir` as .eml files instead of being sent. */
+  smtpUrl?: string;
+  outboxDir: string;
+  /** Sender of every mail, e.g. `Chaplaincy Membership <no-reply@example.org>`. */
+  from: string;
+  log: Logger;
+}
+
+/** Fields a delivery adds to the success log line: a file name or an SMTP message id. */
+type DeliveryReceipt = { file: string } | { messageId: string };
+
+interface Delivery {
+  deliver(message: MailMessage): Promise<DeliveryReceipt>;
+  close(): void;
+}
+
+/** A dead or black-holed SMTP server must not keep a send (and thus flush/shutdown) pending. */
+const SMTP_TIMEOUT_MS = 10_000;
+
+/**
+ * Sends mail without making callers wait for it: a slow or broken SMTP server must not turn
+ * register or forgot-password into a slow or failing request (and must not reveal, through
+ * timing or errors, whether an account exists). Failures are logged instead.
+ *
+ * Message bodies hold verification codes and reset tokens, so they are never logged; neither
+ * is a full recipient address.
+ */
+export class Mailer {
+  private readonly delivery: Delivery;
+  private readonly log: Logger;
+  private readonly pending = new Set<Promise<void>>();
+  private closed = false;
+
+  constructor(options: MailerOptions) {
+    this.log = options.log;
+    this.delivery =
+      options.smtpUrl === undefined
+        ? outboxDelivery(options.outboxDir, options.from)
+        : smtpDelivery(options.smtpUrl, options.from);
+  }
+
+  /** Fire and forget: never throws, never rejects; a failure is logged (error level). */
+  send(message: MailMessage): void {
+    const fields = { to: maskAddress(message.to), subject: message.subject };
+    if (this.closed) {
+      this.log.error(fields, "mail dropped: the mailer is closed");
+      return;
+    }
+    const sending = this.deliverAndLog(message, fields);
+    this.pending.add(sending);
+    void sending.finally(() => this.pending.delete(sending));
+  }
+
+  /** Resolves when every send started so far has finished (succeeded or failed). */
+  async flush(): Promise<void> {
+    // Sends never reject (deliverAndLog catches), so Promise.all waits for all of them.
+    await Promise.all([...this.pending]);
+  }
+
+  /** flush, then close the transport. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.flush();
+    this.delivery.close();
+  }
+
+  private async deliverAndLog(
+    message: MailMessage,
+    fields: { to: string; subject: string },
+  ): Promise<void> {
+    try {
+      const receipt = await this.delivery.deliver(message);
+      this.log.info(
+        { ...fields, ...receipt },
+        "file" in receipt ? "mail written to outbox" : "mail sent",
+      );
+    } catch (error) {
+      this.log.error({ ...fields, ...describeError(error) }, "mail not sent");
+    }
+  }
+}
+
+function smtpDelivery(smtpUrl: string, from: string): Delivery {
+  // Plain smtp:// upgrades with STARTTLS when the server offers it (nodemailer's default).
+  const transport = nodemailer.createTransport({
+    url: smtpUrl,
+    connectionTimeout: SMTP_TIMEOUT_MS,
+    greetingTimeout: SMTP_TIMEOUT_MS,
+    socketTimeout: SMTP_TIMEOUT_MS,
+  });
+  return {
+    async deliver(message) {
+      const info = await transport.sendMail({ ...message, from });
+      return { messageId: info.messageId };
+    },
+    close: () => transport.close(),
+  };
+}
+
+/** Development and test default: the raw message lands in a file a developer can open. */
+function outboxDelivery(outboxDir: string, from: string): Delivery {
+  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true });
+  return {
+    async deliver(message) {
+      const info = await transport.sendMail({ ...message, from });
+      if (!Buffer.isBuffer(info.message)) throw new Error("stream transport returned no buffer");
+      // Created on every send (cheap, idempotent) so a deleted outbox does not break mail.
+      await mkdir(outboxDir, { recursive: true, mode: 0o700 });
+      const file = path.join(outboxDir, outboxFileName());
+      await writeFile(file, info.message, { mode: 0o600, flag: "wx" });
+      return { file };
+    },
+    close: () => transport.close(),
+  };
+}
+
+/** Sorts by time in a directory listing; colons are left out because Windows forbids them. */
+function outboxFileName(now = new Date()): string {
+  return `${now.toISOString().replace(/:/g, "")}-${randomBytes(4).toString("hex")}.eml`;
+}
+
+/** `alice@example.org` → `***@example.org`: enough to tell providers apart, not people. */
+export function maskAddress(address: string): string {
+  const at = address.lastIndexOf("@");
+  return at < 0 ? "***" : `***@${address.slice(at + 1)}`;
+}
+
+/**
+ * Only the message and code of an error: nodemailer errors also carry the SMTP command and
+ * response, which may quote the recipient. Addresses inside the message are masked too
+ * (e.g. "550 <alice@example.org>: Recipient address rejected").
+ */
+function describeError(error: unknown): { error: string; code?: string } {
+  const message = error instanceof Error ? error.message : String(error);
+  const masked = message.replace(/[^\s<>"'(),;:]+@([^\s<>"'(),;:]+)/g, "***@$1");
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" ? { error: masked, code } : { error: masked };
+}

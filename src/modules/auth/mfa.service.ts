@@ -1,0 +1,123 @@
+import { generateSecret, generateURI, verify } from "otplib";
+import { ConflictError, BadRequestError, InvalidTokenError } from "../../errors/app-errors";
+import { ValidationError } from "../../errors/app-errors";
+import type { RateLimits } from "../../rate-limits/rate-limits";
+import type { UserModel, UserRecord } from "../users/user.model";
+import type { PasswordHasher } from "./password-hasher";
+
+export const MFA_ISSUER = "Chaplaincy Membership";
+/** One 30-second step either side, for clocks that drift and people who type slowly. */
+const CLOCK_TOLERANCE_SECONDS = 30;
+
+export interface MfaSetup {
+  secret: string;
+  otpauthUri: string;
+}
+
+/**
+ * TOTP (RFC 6238) second factor. A secret becomes active only after a code from it is
+ * confirmed, each accepted time step is remembered so a code works once, and wrong codes
+ * count toward the same lockout as wrong passwords.
+ */
+export class MfaService {
+  constructor(
+    private readonly users: UserModel,
+    private readonly hasher: PasswordHasher,
+    private readonly limits: RateLimits,
+  ) {}
+
+  async setup(user: UserRecord): Promise<MfaSetup> {
+    if (user.mfaEnabled) throw new ConflictError("MFA is already enabled; disable it first");
+    const secret = generateSecret();
+    await this.users.updateOne({ _id: user._id }, { $set: { mfaPendingSecret: secret } });
+    return {
+      secret,
+      otpauthUri: generateURI({ issuer: MFA_ISSUER, label: user.email, secret }),
+    };
+  }
+
+  async enable(user: UserRecord, code: string): Promise<UserRecord> {
+    if (user.mfaEnabled) throw new ConflictError("MFA is already enabled");
+    if (!user.mfaPendingSecret) throw new BadRequestError("Start with POST /auth/mfa/setup");
+    const step = await this.matchingStep(user.mfaPendingSecret, code, null);
+    if (step === undefined)
+      throw new InvalidTokenError("The code does not match; try the next one");
+    const updated = await this.users
+      .findOneAndUpdate(
+        { _id: user._id, mfaPendingSecret: user.mfaPendingSecret },
+        {
+          $set: {
+            mfaEnabled: true,
+            mfaSecret: user.mfaPendingSecret,
+            mfaPendingSecret: null,
+            mfaLastStep: step,
+          },
+        },
+        { returnDocument: "after" },
+      )
+      .lean();
+    if (!updated) throw new ConflictError("MFA setup changed meanwhile; start again");
+    return updated;
+  }
+
+  async disable(user: UserRecord, code: string, password: string): Promise<UserRecord> {
+    if (!user.mfaEnabled || !user.mfaSecret) throw new ConflictError("MFA is not enabled");
+    const lockKey = `mfa|${user._id}`;
+    await this.limits.assertLoginAllowed(lockKey);
+    if (!(await this.hasher.verify(password, user.passwordHash))) {
+      await this.limits.recordLoginFailure(lockKey);
+      throw ValidationError.field("password", "password is incorrect");
+    }
+    if (!(await this.consumeCode(user, code))) {
+      await this.limits.recordLoginFailure(lockKey);
+      throw new InvalidTokenError("The code does not match; try the next one");
+    }
+    await this.limits.resetLoginFailures(lockKey);
+    const updated = await this.users
+      .findByIdAndUpdate(
+        user._id,
+        { $set: { mfaEnabled: false, mfaSecret: null, mfaPendingSecret: null, mfaLastStep: null } },
+        { returnDocument: "after" },
+      )
+      .lean();
+    return updated ?? user;
+  }
+
+  /** The login's second step. A wrong code counts as a failed login for this account. */
+  async checkLoginCode(user: UserRecord, code: string): Promise<boolean> {
+    const lockKey = `mfa|${user._id}`;
+    await this.limits.assertLoginAllowed(lockKey);
+    const accepted = await this.consumeCode(user, code);
+    if (accepted) await this.limits.resetLoginFailures(lockKey);
+    else await this.limits.recordLoginFailure(lockKey);
+    return accepted;
+  }
+
+  /** Accepts a code once: the step is recorded only if no later or equal one was used. */
+  private async consumeCode(user: UserRecord, code: string): Promise<boolean> {
+    if (!user.mfaSecret) return false;
+    const step = await this.matchingStep(user.mfaSecret, code, user.mfaLastStep);
+    if (step === undefined) return false;
+    const recorded = await this.users.updateOne(
+      { _id: user._id, mfaLastStep: user.mfaLastStep },
+      { $set: { mfaLastStep: step } },
+    );
+    return recorded.modifiedCount === 1;
+  }
+
+  private async matchingStep(
+    secret: string,
+    code: string,
+    afterStep: number | null,
+  ): Promise<number | undefined> {
+    if (!/^\d{6}$/.test(code)) return undefined;
+    const result = await verify({
+      secret,
+      token: code,
+      epochTolerance: CLOCK_TOLERANCE_SECONDS,
+      ...(afterStep === null ? {} : { afterTimeStep: afterStep }),
+    });
+    // The TOTP strategy reports the matched time step; HOTP results (never used here) do not.
+    return result.valid && "timeStep" in result ? result.timeStep : undefined;
+  }
+}

@@ -1,0 +1,47 @@
+import { Schema, type Connection, type Model } from "mongoose";
+import { uuidv7 } from "../../db/uuid";
+
+/** One login: the refresh-token chain and what the user sees about where they are signed in. */
+export interface SessionRecord {
+  _id: string;
+  userId: string;
+  /** sha256 of the one live refresh token. */
+  refreshTokenHash: string;
+  /** Hashes of rotated-out tokens: presenting one again means the chain leaked. */
+  retiredTokenHashes: string[];
+  userAgent: string | null;
+  ip: string | null;
+  createdAt: Date;
+  lastUsedAt: Date;
+  /** The live refresh token dies at this time; each rotation moves it. */
+  refreshExpiresAt: Date;
+  /** No rotation extends a session past this (an absolute lifetime). */
+  expiresAt: Date;
+  revokedAt: Date | null;
+  revokedReason: string | null;
+}
+
+const sessionSchema = new Schema<SessionRecord>(
+  {
+    _id: { type: String, default: () => uuidv7() },
+    userId: { type: String, required: true },
+    refreshTokenHash: { type: String, required: true },
+    retiredTokenHashes: { type: [String], default: [] },
+    userAgent: { type: String, default: null },
+    ip: { type: String, default: null },
+    createdAt: { type: Date, required: true },
+    lastUsedAt: { type: Date, required: true },
+    refreshExpiresAt: { type: Date, required: true },
+    expiresAt: { type: Date, required: true },
+    revokedAt: { type: Date, default: null },
+    revokedReason: { type: String, default: null },
+  },
+  { versionKey: false },
+);
+sessionSchema.index({ userId: 1 });
+
+export type SessionModel = Model<SessionRecord>;
+
+export function createSessionModel(connection: Connection): SessionModel {
+  return connection.model<SessionRecord>("Session", sessionSchema, "sessions");
+}
