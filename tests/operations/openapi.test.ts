@@ -73,6 +73,54 @@ describe("GET /api/v1/openapi.json", () => {
   });
 });
 
+describe("the accounts paths in OpenAPI", () => {
+  type Operation = {
+    parameters?: { name: string; in: string }[];
+    requestBody?: { content: { "application/json": { schema: { properties: object } } } };
+    responses: Record<string, { headers?: Record<string, unknown> }>;
+    security: Record<string, unknown>[];
+  };
+  const operation = (path: string, method: string) =>
+    doc.paths[path][method] as unknown as Operation;
+
+  it("documents the refresh cookie where it is set, rotated, read and cleared", () => {
+    for (const [path, method] of [
+      ["/auth/register", "post"],
+      ["/auth/login", "post"],
+      ["/auth/mfa/verify", "post"],
+      ["/auth/refresh-token", "get"],
+      ["/auth/logout", "delete"],
+    ]) {
+      expect([path, operation(path, method).responses["200"].headers]).toEqual([
+        path,
+        { "Set-Cookie": expect.objectContaining({ description: expect.any(String) }) },
+      ]);
+    }
+    expect(operation("/auth/refresh-token", "get").security).toEqual([{ refreshCookie: [] }]);
+    expect(operation("/auth/login", "post").responses).toHaveProperty("401");
+    expect(operation("/auth/register", "post").responses).toHaveProperty("409");
+  });
+
+  it("puts the reset token in the query and every other body argument in the body only", () => {
+    const reset = operation("/auth/reset-password", "post");
+    expect(reset.parameters).toEqual([expect.objectContaining({ name: "token", in: "query" })]);
+    expect(Object.keys(reset.requestBody!.content["application/json"].schema.properties)).toEqual([
+      "password",
+      "confirmPassword",
+    ]);
+    expect(operation("/branch-service/{id}", "put").parameters).toEqual([
+      expect.objectContaining({ name: "id", in: "path" }),
+    ]);
+  });
+
+  it("gives the user deletes 204 and the admin paths 403", () => {
+    expect(operation("/users/{userId}", "delete").responses).toHaveProperty("204");
+    expect(operation("/users/current", "delete").responses).toHaveProperty("204");
+    expect(operation("/users", "get").responses).toHaveProperty("403");
+    expect(operation("/users/current", "get").responses).not.toHaveProperty("403");
+  });
+});
+
 describe("explorers served from local files", () => {
   it("serves Swagger UI and its assets without any external URL", async () => {
     const page = await app.http().get("/api/v1/docs/");

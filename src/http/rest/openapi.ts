@@ -78,9 +78,9 @@ function describeOperation(operation: Json, route: RestRoute): void {
   }
   if (route.refreshCookie === "rotates") operation.security = [{ refreshCookie: [] }];
   if (route.refreshCookie) describeCookie(responses[String(route.status)], route.refreshCookie);
-  if (route.queryArguments) moveToQuery(operation, route.queryArguments);
   if (route.path.includes(":")) errors.add(404);
   if (["POST", "PUT", "PATCH"].includes(route.method)) {
+    placeBodyArguments(operation, route);
     errors.add(413);
     errors.add(415);
   }
@@ -107,18 +107,23 @@ function describeCookie(success: Json, effect: keyof typeof COOKIE_EFFECT): void
   };
 }
 
-/** Sofa documents every argument of a body route in the body; these travel in the URL. */
-function moveToQuery(operation: Json, names: string[]): void {
+/**
+ * Sofa documents a body route's arguments twice, in the body and as query parameters; the
+ * server reads them from the body only, except the route's declared query arguments.
+ */
+function placeBodyArguments(operation: Json, route: RestRoute): void {
+  const inQuery = route.queryArguments ?? [];
+  const parameters = (operation.parameters ?? []) as { name: string; in: string }[];
+  operation.parameters = parameters.filter(
+    (parameter) => parameter.in === "path" || inQuery.includes(parameter.name),
+  );
   const body = operation.requestBody as
     | { content?: Record<string, { schema?: { properties?: Json; required?: string[] } }> }
     | undefined;
   const schema = body?.content?.["application/json"]?.schema;
-  const parameters = (operation.parameters ??= []) as Json[];
-  for (const name of names) {
-    const property = schema?.properties?.[name] ?? { type: "string" };
+  for (const name of inQuery) {
     if (schema?.properties) delete schema.properties[name];
     if (schema?.required) schema.required = schema.required.filter((field) => field !== name);
-    parameters.push({ name, in: "query", required: true, schema: property });
   }
 }
 

@@ -55,6 +55,7 @@ export const REST_ROUTES: RestRoute[] = [
     path: "/auth/logout",
     status: 200,
     tag: "Auth",
+    refreshCookie: "clears",
   },
   {
     operation: "Mutation.refreshToken",
