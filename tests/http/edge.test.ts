@@ -1,5 +1,4 @@
 import jwt from "jsonwebtoken";
-import jwt from "jsonwebtoken";
 import { buildAdmin, buildUser } from "../support/factories";
 import { startTestApp, TEST_JWT_SECRET, type TestApp } from "../support/test-app";
 
