@@ -1,4 +1,5 @@
 import bcrypt from "bcryptjs";
+import { PASSWORD_MAX_BYTES } from "./password-policy";
 
 /**
  * bcrypt behind one door, so the cost lives in one place and a later move off the event loop
@@ -15,12 +16,15 @@ export class PasswordHasher {
 
   /**
    * Compares against the stored hash, or against a throwaway hash of the same cost when there
-   * is no account, so "no such email" takes as long as "wrong password".
+   * is no account, so "no such email" takes as long as "wrong password". bcrypt ignores bytes
+   * past the 72nd, so a longer input would match its own prefix: it never matches, but is
+   * still compared so it takes as long as any other failure.
    */
   async verify(password: string, hash: string | undefined): Promise<boolean> {
     this.dummyHash ??= bcrypt.hash("no account has this password", this.cost);
     const target = hash ?? (await this.dummyHash);
     const matches = await bcrypt.compare(password, target);
-    return matches && hash !== undefined;
+    const withinLimit = Buffer.byteLength(password, "utf8") <= PASSWORD_MAX_BYTES;
+    return matches && withinLimit && hash !== undefined;
   }
 }
