@@ -1,3 +1,4 @@
+import { UUID_V7 } from "../support/expectations";
 import jwt from "jsonwebtoken";
 import {
   CurrentUserDocument,
@@ -14,8 +15,6 @@ import {
   type GraphqlResult,
   type TestApp,
 } from "../support/test-app";
-
-const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 let app: TestApp;
 

@@ -1,3 +1,4 @@
+import { PUBLIC_USER_KEYS, UUID_V7 } from "../support/expectations";
 import bcrypt from "bcryptjs";
 import jwt from "jsonwebtoken";
 import {
@@ -13,19 +14,7 @@ import { verificationCodeIn } from "../support/mailbox";
 import { startTestApp, TEST_JWT_SECRET, type TestApp } from "../support/test-app";
 
 const AUTH = "/api/v1/auth";
-const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const CODE = /^[A-HJ-NP-Z2-9]{8}$/;
-const USER_FIELDS = [
-  "avatar",
-  "createdAt",
-  "email",
-  "id",
-  "isEmailVerified",
-  "mfaEnabled",
-  "name",
-  "role",
-  "updatedAt",
-];
 const SECRET_FIELDS = /passwordHash|verificationCode|resetToken|mfaSecret|mfaPendingSecret/;
 const SEVEN_DAYS_MS = 7 * 24 * 3600 * 1000;
 
@@ -113,7 +102,7 @@ describe("POST /auth/register", () => {
       mfaRequired: false,
     });
     const { user, accessToken } = response.body;
-    expect(Object.keys(user).sort()).toEqual(USER_FIELDS);
+    expect(Object.keys(user).sort()).toEqual(PUBLIC_USER_KEYS);
     expect(user).toMatchObject({
       name: "Fresh Member",
       email: email.toLowerCase(),
@@ -410,7 +399,7 @@ describe("POST /auth/login", () => {
       accessToken: expect.any(String),
       mfaRequired: false,
     });
-    expect(Object.keys(response.body.user).sort()).toEqual(USER_FIELDS);
+    expect(Object.keys(response.body.user).sort()).toEqual(PUBLIC_USER_KEYS);
     expectNoSecrets(response.body);
     expectRefreshCookie(response);
 
@@ -530,7 +519,7 @@ describe("POST /auth/verify-email", () => {
       message: expect.any(String),
       user: expect.objectContaining({ id, email, isEmailVerified: true }),
     });
-    expect(Object.keys(response.body.user).sort()).toEqual(USER_FIELDS);
+    expect(Object.keys(response.body.user).sort()).toEqual(PUBLIC_USER_KEYS);
     expectNoSecrets(response.body);
     expect(refreshCookies(response)).toHaveLength(0);
     const stored = await storedUser(email);

@@ -1,7 +1,7 @@
+import { UUID_V7 } from "../support/expectations";
 import { buildAdmin, buildBranchService, buildUser, type TestUser } from "../support/factories";
 import { startTestApp, type TestApp } from "../support/test-app";
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const BASE = "/api/v1/branch-service";
 
 let app: TestApp;
@@ -39,7 +39,7 @@ describe("POST /branch-service/create", () => {
     expect(response.status).toBe(201);
     expect(response.body).toMatchObject({ code: "CREATED", message: expect.any(String) });
     const data = response.body.data;
-    expect(data.id).toMatch(UUID);
+    expect(data.id).toMatch(UUID_V7);
     expect(data.title).toBe("Military Chaplaincy");
     expect(data.memberId).toBeNull();
     expect(new Date(data.createdAt).toISOString()).toBe(data.createdAt);
@@ -50,7 +50,7 @@ describe("POST /branch-service/create", () => {
       items: [{ content: "Pastoral care" }, { content: "Counselling" }],
     });
     expect(data.sections[1]).toMatchObject({ title: null, type: "richtext" });
-    for (const section of data.sections) expect(section.id).toMatch(UUID);
+    for (const section of data.sections) expect(section.id).toMatch(UUID_V7);
   });
 
   it("ignores unknown and server-owned fields instead of storing them", async () => {
@@ -63,7 +63,7 @@ describe("POST /branch-service/create", () => {
       isAdmin: true,
     });
     expect(response.status).toBe(201);
-    expect(response.body.data.id).toMatch(UUID);
+    expect(response.body.data.id).toMatch(UUID_V7);
     expect(response.body.data.memberId).toBeNull();
     expect(response.body.data.createdAt).not.toBe("2000-01-01T00:00:00.000Z");
     const stored = await app.services.models.branchServices.findById(response.body.data.id).lean();
@@ -315,7 +315,7 @@ describe("PUT /branch-service/{id}", () => {
       type: "richtext",
       items: [{ content: "added" }],
     });
-    expect(sections[0].id).toMatch(UUID);
+    expect(sections[0].id).toMatch(UUID_V7);
     expect(sections.map((s: { id: string }) => s.id)).not.toContain(drop.id);
   });
 

@@ -1,5 +1,5 @@
+import { closedPort } from "../support/expectations";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { simpleParser } from "mailparser";
@@ -7,14 +7,6 @@ import { login, TEST_PASSWORD, uniqueEmail } from "../support/factories";
 import { startTestApp, type TestApp } from "../support/test-app";
 
 const CODE_LINE = /^Your code: ([A-HJ-NP-Z2-9]{8})$/m;
-
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 const register = (app: TestApp, email: string) =>
   app

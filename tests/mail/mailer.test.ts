@@ -1,3 +1,4 @@
+import { closedPort } from "../support/expectations";
 import { randomBytes } from "node:crypto";
 import { mkdtemp, readdir, readFile, rm, stat } from "node:fs/promises";
 import net from "node:net";
@@ -27,15 +28,6 @@ function captureLogs() {
 
 function resetToken(): string {
   return randomBytes(32).toString("base64url");
-}
-
-/** A port nothing listens on: bind an ephemeral port, then let it go. */
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 describe("Mailer over SMTP", () => {

@@ -1,3 +1,4 @@
+import { SECRET_MARKERS, UNKNOWN_ID } from "../support/expectations";
 import {
   CurrentUserDocument,
   DeleteCurrentUserDocument,
@@ -17,16 +18,6 @@ import {
 } from "../support/factories";
 import { verificationCodeIn } from "../support/mailbox";
 import { startTestApp, type GraphqlResult, type TestApp } from "../support/test-app";
-
-const UNKNOWN_ID = "01890a5d-ac96-774b-bcce-b302099a8057";
-const SECRET_MARKERS = [
-  "passwordHash",
-  "$2",
-  "verificationCodeHash",
-  "resetTokenHash",
-  "mfaSecret",
-  "refreshTokenHash",
-];
 
 let app: TestApp;
 let admin: TestUser;

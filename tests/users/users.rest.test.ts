@@ -1,3 +1,4 @@
+import { PUBLIC_USER_KEYS, SECRET_MARKERS, UNKNOWN_ID } from "../support/expectations";
 import type supertest from "supertest";
 import { Role } from "../../src/modules/users/role";
 import {
@@ -17,26 +18,6 @@ import { startTestApp, type TestApp } from "../support/test-app";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const CURRENT = "/api/v1/users/current";
 const USERS = "/api/v1/users";
-const UNKNOWN_ID = "01890a5d-ac96-774b-bcce-b302099a8057";
-const PUBLIC_USER_KEYS = [
-  "avatar",
-  "createdAt",
-  "email",
-  "id",
-  "isEmailVerified",
-  "mfaEnabled",
-  "name",
-  "role",
-  "updatedAt",
-];
-const SECRET_MARKERS = [
-  "passwordHash",
-  "$2",
-  "verificationCodeHash",
-  "resetTokenHash",
-  "mfaSecret",
-  "refreshTokenHash",
-];
 
 let app: TestApp;
 let admin: TestUser;
