@@ -13,6 +13,8 @@ import { SessionService } from "./modules/auth/session.service";
 import { TokenService } from "./modules/auth/token.service";
 import { createBranchServiceModel } from "./modules/branch-services/branch-service.model";
 import { BranchServiceService } from "./modules/branch-services/branch-service.service";
+import { createMemberModel } from "./modules/members/member.model";
+import { MemberService } from "./modules/members/member.service";
 import { createUserModel } from "./modules/users/user.model";
 import { UsersService } from "./modules/users/users.service";
 import { RateLimits } from "./rate-limits/rate-limits";
@@ -28,6 +30,7 @@ export function createServices(
     users: createUserModel(connection),
     sessions: createSessionModel(connection),
     branchServices: createBranchServiceModel(connection),
+    members: createMemberModel(connection),
   };
   const mailer = new Mailer({
     smtpUrl: config.smtpUrl,
@@ -47,6 +50,14 @@ export function createServices(
   const sessions = new SessionService(models.sessions, config.refreshTokenTtlSeconds, log);
   const emailVerification = new EmailVerificationService(models.users, mailer, config.appUrl);
   const mfa = new MfaService(models.users, hasher, rateLimits);
+  const members = new MemberService(
+    models.members,
+    models.users,
+    models.branchServices,
+    mailer,
+    log,
+    config.appUrl,
+  );
   return {
     connection,
     models,
@@ -66,11 +77,14 @@ export function createServices(
       rateLimits,
     ),
     passwordReset: new PasswordResetService(models.users, sessions, hasher, mailer, config.appUrl),
-    users: new UsersService(models.users, emailVerification, [
-      (userId) => sessions.deleteAllOf(userId),
-    ]),
-    // No member records exist yet; the members module replaces this check.
-    branchServices: new BranchServiceService(models.branchServices, () => Promise.resolve(false)),
+    members,
+    users: new UsersService(models.users, emailVerification, {
+      erasers: [(userId) => members.deleteAllOf(userId), (userId) => sessions.deleteAllOf(userId)],
+      emailChanged: [(userId, email) => members.emailChanged(userId, email)],
+    }),
+    branchServices: new BranchServiceService(models.branchServices, (branchId) =>
+      members.isBranchInUse(branchId),
+    ),
     /** Lets queued mail go out and releases Redis; the connection belongs to the caller. */
     close: async () => {
       await Promise.all([mailer.close(), rateLimits.close()]);

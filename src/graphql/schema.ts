@@ -3,11 +3,17 @@ import type { GraphQLSchema } from "graphql";
 import { buildSchema } from "type-graphql";
 import { AuthResolver } from "../modules/auth/auth.resolver";
 import { BranchServiceResolver } from "../modules/branch-services/branch-service.resolver";
+import { MemberResolver } from "../modules/members/member.resolver";
 import { UsersResolver } from "../modules/users/users.resolver";
 import { authChecker } from "./auth-checker";
 import { validateArguments } from "./validation";
 
-export const resolvers = [AuthResolver, UsersResolver, BranchServiceResolver] as const;
+export const resolvers = [
+  AuthResolver,
+  UsersResolver,
+  MemberResolver,
+  BranchServiceResolver,
+] as const;
 
 export function buildAppSchema(): Promise<GraphQLSchema> {
   return buildSchema({

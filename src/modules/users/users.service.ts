@@ -9,8 +9,11 @@ import type { UpdateCurrentUserArgs, UserListArgs } from "./user.input";
 import type { UserModel, UserRecord } from "./user.model";
 import { User, type UserList } from "./user.type";
 
-/** Removes what another module holds about an account that is being erased. */
-export type AccountEraser = (userId: string) => Promise<void>;
+/** What other modules do when an account changes: erase their data, follow a new email. */
+export interface AccountHooks {
+  erasers: ((userId: string) => Promise<void>)[];
+  emailChanged: ((userId: string, email: string) => Promise<void>)[];
+}
 
 /** A deletion that crashed half-way may be retried after this long. */
 const STALE_DELETION_MS = 60_000;
@@ -20,7 +23,7 @@ export class UsersService {
   constructor(
     private readonly users: UserModel,
     private readonly verification: EmailVerificationService,
-    private readonly erasers: AccountEraser[],
+    private readonly hooks: AccountHooks,
   ) {}
 
   async get(id: string): Promise<UserRecord> {
@@ -60,7 +63,10 @@ export class UsersService {
     const emailChanged = email !== undefined && email !== caller.user.email;
     if (emailChanged) Object.assign(changes, { email, isEmailVerified: false });
     const updated = await this.applyUpdate(caller.id, changes);
-    if (emailChanged) await this.verification.issue(updated);
+    if (emailChanged) {
+      for (const follow of this.hooks.emailChanged) await follow(updated._id, updated.email);
+      await this.verification.issue(updated);
+    }
     return updated;
   }
 
@@ -80,7 +86,7 @@ export class UsersService {
         );
       }
     }
-    for (const erase of this.erasers) await erase(targetId);
+    for (const erase of this.hooks.erasers) await erase(targetId);
     await this.users.deleteOne({ _id: targetId });
   }
 

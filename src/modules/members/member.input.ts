@@ -1,0 +1,194 @@
+import {
+  ArrayMaxSize,
+  IsOptional,
+  IsUrl,
+  Length,
+  Matches,
+  MaxLength,
+  ValidateNested,
+  registerDecorator,
+} from "class-validator";
+import { DateTimeISOResolver, UUIDResolver } from "graphql-scalars";
+import { ArgsType, Field, InputType } from "type-graphql";
+import { PageArgs } from "../../graphql/paging";
+import { CivilStatus, Gender, MemberStatus, SignatureType } from "./member.enums";
+
+const TEXT_MAX = 300;
+export const SIGNATURE_MAX_BYTES = 256 * 1024;
+const NOT_BLANK = /\S/;
+
+/** A required line of text: 1–300 characters, not only spaces. */
+function RequiredText(): PropertyDecorator {
+  return (target, property) => {
+    Field()(target, property);
+    Length(1, TEXT_MAX)(target, property);
+    Matches(NOT_BLANK, { message: `${String(property)} must not be blank` })(target, property);
+  };
+}
+
+/** An optional line of text, null or absent when not given. */
+function OptionalText(): PropertyDecorator {
+  return (target, property) => {
+    Field(() => String, { nullable: true })(target, property);
+    IsOptional()(target, property);
+    MaxLength(TEXT_MAX)(target, property);
+  };
+}
+
+/** A date of birth lies in the past. */
+function IsPastDate(): PropertyDecorator {
+  return (target, property) =>
+    registerDecorator({
+      name: "isPastDate",
+      target: target.constructor,
+      propertyName: String(property),
+      validator: {
+        validate: (value: unknown) =>
+          value instanceof Date && !Number.isNaN(value.getTime()) && value < new Date(),
+        defaultMessage: () => `${String(property)} must be a date in the past`,
+      },
+    });
+}
+
+/** The drawn signature's size in bytes, not characters. */
+function WithinBytes(max: number): PropertyDecorator {
+  return (target, property) =>
+    registerDecorator({
+      name: "withinBytes",
+      target: target.constructor,
+      propertyName: String(property),
+      validator: {
+        validate: (value: unknown) =>
+          typeof value === "string" && value.length > 0 && Buffer.byteLength(value) <= max,
+        defaultMessage: () => `${String(property)} must be 1 byte to ${max / 1024} KiB`,
+      },
+    });
+}
+
+@InputType("MinisterialExperienceInput")
+export class MinisterialExperienceInput {
+  @RequiredText() roleDescription!: string;
+  @RequiredText() yearsApprox!: string;
+}
+
+@InputType("CharacterReferenceInput")
+export class CharacterReferenceInput {
+  @OptionalText() name?: string | null;
+  @RequiredText() positionRelationship!: string;
+  @RequiredText() contactNumber!: string;
+}
+
+@InputType("SignatureInput")
+export class SignatureInput {
+  @Field(() => SignatureType)
+  type!: SignatureType;
+
+  @Field()
+  @WithinBytes(SIGNATURE_MAX_BYTES)
+  signatureData!: string;
+}
+
+/** POST /members/apply. Status, ownership and activity are the server's, never the client's. */
+@ArgsType()
+export class ApplyArgs {
+  @RequiredText() firstName!: string;
+  @RequiredText() lastName!: string;
+  @RequiredText() mobilePhoneNumber!: string;
+  @RequiredText() homeAddress!: string;
+  @Field(() => CivilStatus) civilStatus!: CivilStatus;
+  @Field(() => Gender) gender!: Gender;
+  @RequiredText() nationality!: string;
+
+  @Field(() => DateTimeISOResolver, { description: "A past date (ISO 8601)" })
+  @IsPastDate()
+  dateOfBirth!: Date;
+
+  @RequiredText() region!: string;
+  @RequiredText() province!: string;
+  @RequiredText() municipalityCity!: string;
+  @RequiredText() barangay!: string;
+  @RequiredText() emergencyContactName!: string;
+  @RequiredText() emergencyContactMobile!: string;
+
+  @Field(() => String, { nullable: true, description: "An http(s) URL" })
+  @IsOptional()
+  @MaxLength(2048)
+  @IsUrl(
+    { protocols: ["http", "https"], require_protocol: true },
+    { message: "recentIdPhotoUrl must be an http(s) URL" },
+  )
+  recentIdPhotoUrl?: string | null;
+
+  @RequiredText() churchAffiliation!: string;
+  @RequiredText() churchAddress!: string;
+  @RequiredText() currentPositionRole!: string;
+  @OptionalText() currentPositionRoleOther?: string | null;
+  @OptionalText() height?: string | null;
+  @OptionalText() weight?: string | null;
+  @OptionalText() bloodType?: string | null;
+  @OptionalText() colorOfEyes?: string | null;
+  @OptionalText() colorOfSkin?: string | null;
+  @OptionalText() sssNumber?: string | null;
+  @OptionalText() tinNumber?: string | null;
+  @OptionalText() skillsTalents?: string | null;
+  @OptionalText() preferredBranchOther?: string | null;
+  @OptionalText() elementarySchool?: string | null;
+  @OptionalText() secondarySchool?: string | null;
+  @OptionalText() tertiaryCollege?: string | null;
+  @OptionalText() postGraduateStudies?: string | null;
+
+  @Field(() => [UUIDResolver], { nullable: true, description: "Existing branch-of-service ids" })
+  @IsOptional()
+  @ArrayMaxSize(20)
+  preferredBranchIds?: string[] | null;
+
+  @Field(() => [MinisterialExperienceInput], { nullable: true })
+  @IsOptional()
+  @ArrayMaxSize(50)
+  @ValidateNested({ each: true })
+  ministerialExperiences?: MinisterialExperienceInput[] | null;
+
+  @Field(() => [CharacterReferenceInput], { nullable: true })
+  @IsOptional()
+  @ArrayMaxSize(20)
+  @ValidateNested({ each: true })
+  characterReferences?: CharacterReferenceInput[] | null;
+
+  @Field(() => SignatureInput, { nullable: true })
+  @IsOptional()
+  @ValidateNested()
+  signature?: SignatureInput | null;
+}
+
+@ArgsType()
+export class MemberListArgs extends PageArgs {
+  @Field(() => MemberStatus, { nullable: true })
+  @IsOptional()
+  status?: MemberStatus | null;
+
+  @Field({ defaultValue: false, description: "Also list archived records" })
+  includeArchived!: boolean;
+}
+
+@ArgsType()
+export class PendingMemberListArgs extends PageArgs {
+  @Field({ defaultValue: false, description: "Also list archived records" })
+  includeArchived!: boolean;
+}
+
+@ArgsType()
+export class UpdateMemberStatusArgs {
+  @Field(() => UUIDResolver)
+  id!: string;
+
+  @Field(() => MemberStatus)
+  status!: MemberStatus;
+
+  @Field(() => String, {
+    nullable: true,
+    description: "Shown to the applicant in the decision mail",
+  })
+  @IsOptional()
+  @MaxLength(1000)
+  reason?: string | null;
+}

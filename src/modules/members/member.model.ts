@@ -1,0 +1,129 @@
+import { Schema, type Connection, type Model } from "mongoose";
+import { uuidv7 } from "../../db/uuid";
+import { CivilStatus, Gender, MemberStatus, SignatureType } from "./member.enums";
+
+/** The text fields an application must have (contract §6). */
+export const REQUIRED_TEXT_FIELDS = [
+  "firstName",
+  "lastName",
+  "mobilePhoneNumber",
+  "homeAddress",
+  "nationality",
+  "region",
+  "province",
+  "municipalityCity",
+  "barangay",
+  "emergencyContactName",
+  "emergencyContactMobile",
+  "churchAffiliation",
+  "churchAddress",
+  "currentPositionRole",
+] as const;
+
+/** The text fields an application may have; null when absent. */
+export const OPTIONAL_TEXT_FIELDS = [
+  "recentIdPhotoUrl",
+  "currentPositionRoleOther",
+  "height",
+  "weight",
+  "bloodType",
+  "colorOfEyes",
+  "colorOfSkin",
+  "sssNumber",
+  "tinNumber",
+  "skillsTalents",
+  "preferredBranchOther",
+  "elementarySchool",
+  "secondarySchool",
+  "tertiaryCollege",
+  "postGraduateStudies",
+] as const;
+
+type RequiredText = Record<(typeof REQUIRED_TEXT_FIELDS)[number], string>;
+type OptionalText = Record<(typeof OPTIONAL_TEXT_FIELDS)[number], string | null>;
+
+export interface StatusChangeRecord {
+  from: MemberStatus | null;
+  to: MemberStatus;
+  by: string;
+  at: Date;
+  reason: string | null;
+}
+
+export interface MemberRecord extends RequiredText, OptionalText {
+  _id: string;
+  userId: string;
+  status: MemberStatus;
+  civilStatus: CivilStatus;
+  gender: Gender;
+  dateOfBirth: Date;
+  preferredBranchIds: string[];
+  ministerialExperiences: { roleDescription: string; yearsApprox: string }[];
+  characterReferences: {
+    name: string | null;
+    positionRelationship: string;
+    contactNumber: string;
+  }[];
+  signature: { type: SignatureType; signatureData: string } | null;
+  archivedAt: Date | null;
+  statusHistory: StatusChangeRecord[];
+  /**
+   * `open:<userId>` while the application is PENDING or APPROVED and not archived, else the
+   * record's own id. Unique: at most one open application per person, race-free on both
+   * engines without partial indexes or transactions.
+   */
+  openKey: string;
+  /** Lower-cased "first last", email and mobile number, for case-insensitive search. */
+  searchName: string;
+  searchEmail: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+const text = (required: boolean) =>
+  required ? { type: String, required: true } : { type: String, default: null };
+
+const memberSchema = new Schema<MemberRecord>(
+  {
+    _id: { type: String, default: () => uuidv7() },
+    userId: { type: String, required: true },
+    status: { type: String, enum: Object.values(MemberStatus), required: true },
+    ...Object.fromEntries(REQUIRED_TEXT_FIELDS.map((field) => [field, text(true)])),
+    ...Object.fromEntries(OPTIONAL_TEXT_FIELDS.map((field) => [field, text(false)])),
+    civilStatus: { type: String, enum: Object.values(CivilStatus), required: true },
+    gender: { type: String, enum: Object.values(Gender), required: true },
+    dateOfBirth: { type: Date, required: true },
+    preferredBranchIds: { type: [String], default: [] },
+    ministerialExperiences: {
+      type: [{ _id: false, roleDescription: String, yearsApprox: String }],
+      default: [],
+    },
+    characterReferences: {
+      type: [{ _id: false, name: String, positionRelationship: String, contactNumber: String }],
+      default: [],
+    },
+    signature: {
+      type: new Schema({ type: { type: String }, signatureData: { type: String } }, { _id: false }),
+      default: null,
+    },
+    archivedAt: { type: Date, default: null },
+    statusHistory: {
+      type: [{ _id: false, from: String, to: String, by: String, at: Date, reason: String }],
+      default: [],
+    },
+    openKey: { type: String, required: true, unique: true },
+    searchName: { type: String, required: true },
+    searchEmail: { type: String, required: true },
+  },
+  { timestamps: true, versionKey: false },
+);
+memberSchema.index({ userId: 1, createdAt: -1 });
+memberSchema.index({ createdAt: -1 });
+memberSchema.index({ status: 1, createdAt: -1 });
+memberSchema.index({ preferredBranchIds: 1 });
+
+export type MemberModel = Model<MemberRecord>;
+
+export function createMemberModel(connection: Connection): MemberModel {
+  return connection.model<MemberRecord>("Member", memberSchema, "members");
+}

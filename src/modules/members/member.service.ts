@@ -1,0 +1,283 @@
+import { isDuplicateKeyError } from "../../db/errors";
+import { oneOf } from "../../db/operators";
+import {
+  ConflictError,
+  EmailNotVerifiedError,
+  NotFoundError,
+  ValidationError,
+} from "../../errors/app-errors";
+import type { Caller } from "../../graphql/context";
+import { Pagination, type Page } from "../../graphql/envelopes";
+import { containsText, type PageArgs } from "../../graphql/paging";
+import type { Logger } from "../../logger";
+import type { Mailer } from "../../mail/mailer";
+import { applicationDecisionMail } from "../../mail/templates";
+import type { BranchServiceModel } from "../branch-services/branch-service.model";
+import type { UserModel } from "../users/user.model";
+import { MemberStatus } from "./member.enums";
+import type { ApplyArgs, MemberListArgs, UpdateMemberStatusArgs } from "./member.input";
+import {
+  OPTIONAL_TEXT_FIELDS,
+  REQUIRED_TEXT_FIELDS,
+  type MemberModel,
+  type MemberRecord,
+} from "./member.model";
+import { Member, type MemberUser } from "./member.type";
+
+const OPEN_STATUSES = [MemberStatus.PENDING, MemberStatus.APPROVED];
+
+/** Membership applications and their review (contract §6). */
+export class MemberService {
+  constructor(
+    private readonly members: MemberModel,
+    private readonly users: UserModel,
+    private readonly branches: BranchServiceModel,
+    private readonly mailer: Mailer,
+    private readonly log: Logger,
+    private readonly appUrl: string | undefined,
+  ) {}
+
+  /** A verified caller applies; a second open application is a 409 (enforced by openKey). */
+  async apply(caller: Caller, args: ApplyArgs): Promise<Member> {
+    if (!caller.user.isEmailVerified) throw new EmailNotVerifiedError();
+    const preferredBranchIds = await this.existingBranches(args.preferredBranchIds ?? []);
+    const record = new this.members({
+      ...this.applicationFields(args),
+      userId: caller.id,
+      status: MemberStatus.PENDING,
+      preferredBranchIds,
+      statusHistory: [
+        { from: null, to: MemberStatus.PENDING, by: caller.id, at: new Date(), reason: null },
+      ],
+      openKey: openKeyOf(caller.id),
+      searchName: `${args.firstName.trim()} ${args.lastName.trim()}`.toLowerCase(),
+      searchEmail: caller.user.email,
+    });
+    try {
+      await record.save();
+    } catch (error) {
+      if (isDuplicateKeyError(error)) {
+        throw new ConflictError("You already have a pending or approved membership application");
+      }
+      throw error;
+    }
+    return (await this.present([record.toObject()]))[0];
+  }
+
+  async list(args: MemberListArgs): Promise<Omit<Page<Member>, "code" | "message">> {
+    const filter: Record<string, unknown> = {};
+    if (args.status) filter.status = args.status;
+    if (!args.includeArchived) filter.archivedAt = null;
+    const search = args.search?.trim().toLowerCase();
+    if (search) {
+      filter.$or = [
+        { searchName: containsText(search) },
+        { searchEmail: containsText(search) },
+        { mobilePhoneNumber: containsText(search) },
+      ];
+    }
+    return this.page(filter, args);
+  }
+
+  async listOwn(caller: Caller, args: PageArgs): Promise<Omit<Page<Member>, "code" | "message">> {
+    return this.page({ userId: caller.id }, { ...args, search: undefined });
+  }
+
+  /**
+   * A review decision. The write is conditional on the status it was decided from, so two
+   * reviewers acting at once cannot both record a change from the same state.
+   */
+  async updateStatus(caller: Caller, args: UpdateMemberStatusArgs): Promise<Member> {
+    const current = await this.find(args.id);
+    if (current.archivedAt) throw new ConflictError("An archived record cannot change status");
+    if (current.status === args.status) {
+      throw new ConflictError(`The record is already ${args.status}`);
+    }
+    const reason = args.reason?.trim() || null;
+    const updated = await this.conditionalUpdate(
+      { _id: current._id, status: current.status, archivedAt: null },
+      {
+        $set: {
+          status: args.status,
+          openKey: OPEN_STATUSES.includes(args.status) ? openKeyOf(current.userId) : current._id,
+        },
+        $push: {
+          statusHistory: {
+            from: current.status,
+            to: args.status,
+            by: caller.id,
+            at: new Date(),
+            reason,
+          },
+        },
+      },
+      "The applicant already has another pending or approved application",
+    );
+    if (!updated) throw new ConflictError("The record changed meanwhile; reload and try again");
+    if (args.status !== MemberStatus.PENDING) this.mailDecision(updated, reason);
+    return (await this.present([updated]))[0];
+  }
+
+  async archive(id: string): Promise<Member> {
+    const current = await this.find(id);
+    if (current.archivedAt) throw new ConflictError("The record is already archived");
+    const updated = await this.conditionalUpdate(
+      { _id: id, archivedAt: null },
+      { $set: { archivedAt: new Date(), openKey: current._id } },
+      "",
+    );
+    if (!updated) throw new ConflictError("The record is already archived");
+    return (await this.present([updated]))[0];
+  }
+
+  async retrieve(id: string): Promise<Member> {
+    const current = await this.find(id);
+    if (!current.archivedAt) throw new ConflictError("The record is not archived");
+    const open = OPEN_STATUSES.includes(current.status);
+    const updated = await this.conditionalUpdate(
+      { _id: id, archivedAt: current.archivedAt },
+      { $set: { archivedAt: null, openKey: open ? openKeyOf(current.userId) : current._id } },
+      "The applicant already has another pending or approved application",
+    );
+    if (!updated) throw new ConflictError("The record is not archived");
+    return (await this.present([updated]))[0];
+  }
+
+  /** For the branch-of-service delete rule: does any member record name this branch? */
+  async isBranchInUse(branchId: string): Promise<boolean> {
+    return (await this.members.exists({ preferredBranchIds: branchId })) !== null;
+  }
+
+  /** Erasure: an account's member records go with it. */
+  async deleteAllOf(userId: string): Promise<void> {
+    await this.members.deleteMany({ userId });
+  }
+
+  /** Search by email follows the account's current address. */
+  async emailChanged(userId: string, email: string): Promise<void> {
+    await this.members.updateMany({ userId }, { $set: { searchEmail: email } });
+  }
+
+  private async page(
+    filter: Record<string, unknown>,
+    args: PageArgs,
+  ): Promise<Omit<Page<Member>, "code" | "message">> {
+    const [records, total] = await Promise.all([
+      this.members
+        .find(filter)
+        .sort({ createdAt: -1, _id: -1 })
+        .skip((args.page - 1) * args.limit)
+        .limit(args.limit)
+        .lean(),
+      this.members.countDocuments(filter),
+    ]);
+    return {
+      data: await this.present(records),
+      pagination: Pagination.of(args.page, args.limit, total),
+    };
+  }
+
+  private async find(id: string): Promise<MemberRecord> {
+    const record = await this.members.findById(id).lean();
+    if (!record) throw new NotFoundError("No member record has this id");
+    return record;
+  }
+
+  private async conditionalUpdate(
+    filter: Record<string, unknown>,
+    update: Record<string, unknown>,
+    conflictMessage: string,
+  ): Promise<MemberRecord | null> {
+    try {
+      return await this.members
+        .findOneAndUpdate(filter, update, { returnDocument: "after" })
+        .lean();
+    } catch (error) {
+      if (isDuplicateKeyError(error)) throw new ConflictError(conflictMessage);
+      throw error;
+    }
+  }
+
+  /** Records with their applicant's {name, email, role} and their branches' titles. */
+  private async present(records: MemberRecord[]): Promise<Member[]> {
+    const userIds = [...new Set(records.map((record) => record.userId))];
+    const branchIds = [...new Set(records.flatMap((record) => record.preferredBranchIds))];
+    const [users, branches] = await Promise.all([
+      this.users.find({ _id: oneOf(userIds) }, { name: 1, email: 1, role: 1 }).lean(),
+      branchIds.length
+        ? this.branches.find({ _id: oneOf(branchIds) }, { title: 1 }).lean()
+        : Promise.resolve([]),
+    ]);
+    const userById = new Map(users.map((user) => [user._id, user]));
+    const titles = new Map(branches.map((branch) => [branch._id, branch.title]));
+    return records.map((record) => {
+      const user = userById.get(record.userId);
+      const applicant: MemberUser = user
+        ? { name: user.name, email: user.email, role: user.role }
+        : { name: "", email: record.searchEmail, role: "MEMBER" as MemberUser["role"] };
+      return Member.from(record, applicant, titles);
+    });
+  }
+
+  /** Every id must name a branch of service; the unknown ones are reported by position. */
+  private async existingBranches(ids: string[]): Promise<string[]> {
+    const unique = [...new Set(ids)];
+    if (unique.length === 0) return [];
+    const found = await this.branches.find({ _id: oneOf(unique) }, { _id: 1 }).lean();
+    const known = new Set(found.map((branch) => branch._id));
+    const problems = ids.flatMap((id, index) =>
+      known.has(id)
+        ? []
+        : [{ path: `preferredBranchIds.${index}`, message: "No branch of service has this id" }],
+    );
+    if (problems.length > 0) throw new ValidationError(problems);
+    return unique;
+  }
+
+  private applicationFields(args: ApplyArgs): Partial<MemberRecord> {
+    const fields: Record<string, unknown> = {
+      civilStatus: args.civilStatus,
+      gender: args.gender,
+      dateOfBirth: args.dateOfBirth,
+      ministerialExperiences: (args.ministerialExperiences ?? []).map((experience) => ({
+        roleDescription: experience.roleDescription.trim(),
+        yearsApprox: experience.yearsApprox.trim(),
+      })),
+      characterReferences: (args.characterReferences ?? []).map((reference) => ({
+        name: reference.name?.trim() || null,
+        positionRelationship: reference.positionRelationship.trim(),
+        contactNumber: reference.contactNumber.trim(),
+      })),
+      signature: args.signature
+        ? { type: args.signature.type, signatureData: args.signature.signatureData }
+        : null,
+    };
+    for (const field of REQUIRED_TEXT_FIELDS) fields[field] = args[field].trim();
+    for (const field of OPTIONAL_TEXT_FIELDS) fields[field] = args[field]?.trim() || null;
+    return fields as Partial<MemberRecord>;
+  }
+
+  /** The decision mail goes out in the background; a failure is logged, the decision stands. */
+  private mailDecision(record: MemberRecord, reason: string | null): void {
+    this.users
+      .findById(record.userId, { name: 1, email: 1 })
+      .lean()
+      .then((user) => {
+        if (!user) return;
+        this.mailer.send(
+          applicationDecisionMail({
+            to: user.email,
+            name: user.name,
+            decision: record.status as MemberStatus.APPROVED | MemberStatus.REJECTED,
+            reason,
+            appUrl: this.appUrl,
+          }),
+        );
+      })
+      .catch((error: unknown) => this.log.error({ err: error }, "decision mail not sent"));
+  }
+}
+
+function openKeyOf(userId: string): string {
+  return `open:${userId}`;
+}

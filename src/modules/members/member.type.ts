@@ -1,0 +1,168 @@
+import { DateTimeISOResolver } from "graphql-scalars";
+import { Field, ID, Int, ObjectType } from "type-graphql";
+import { PageType, PayloadType } from "../../graphql/envelopes";
+import { Role } from "../users/role";
+import { CivilStatus, Gender, MemberStatus, SignatureType } from "./member.enums";
+import type { MemberRecord } from "./member.model";
+
+@ObjectType("MemberUser", {
+  description: "The applicant's account, as far as a member record shows it",
+})
+export class MemberUser {
+  @Field()
+  name!: string;
+
+  @Field()
+  email!: string;
+
+  @Field(() => Role)
+  role!: Role;
+}
+
+@ObjectType("BranchReference")
+export class BranchReference {
+  @Field(() => ID)
+  id!: string;
+
+  @Field()
+  title!: string;
+}
+
+@ObjectType("MinisterialExperience")
+export class MinisterialExperience {
+  @Field()
+  roleDescription!: string;
+
+  @Field()
+  yearsApprox!: string;
+
+  @Field(() => Int, { description: "0-based position in the application" })
+  order!: number;
+
+  @Field()
+  memberId!: string;
+}
+
+@ObjectType("CharacterReference")
+export class CharacterReference {
+  @Field(() => String, { nullable: true })
+  name!: string | null;
+
+  @Field()
+  positionRelationship!: string;
+
+  @Field()
+  contactNumber!: string;
+}
+
+@ObjectType("Signature")
+export class Signature {
+  @Field(() => SignatureType)
+  type!: SignatureType;
+
+  @Field({ description: "As drawn by the applicant (e.g. a data: URL), up to 256 KiB" })
+  signatureData!: string;
+}
+
+@ObjectType("StatusChange", { description: "One entry of a member record's status history" })
+export class StatusChange {
+  @Field(() => MemberStatus, { nullable: true, description: "Null for the application itself" })
+  from!: MemberStatus | null;
+
+  @Field(() => MemberStatus)
+  to!: MemberStatus;
+
+  @Field({ description: "Id of the account that made the change" })
+  by!: string;
+
+  @Field(() => DateTimeISOResolver)
+  at!: Date;
+
+  @Field(() => String, { nullable: true })
+  reason!: string | null;
+}
+
+/** A membership application and, once reviewed, the member record (seed §2.2). */
+@ObjectType("Member")
+export class Member {
+  @Field(() => ID) id!: string;
+  @Field() userId!: string;
+  @Field(() => MemberStatus) status!: MemberStatus;
+  @Field() firstName!: string;
+  @Field() lastName!: string;
+  @Field() mobilePhoneNumber!: string;
+  @Field() homeAddress!: string;
+  @Field(() => CivilStatus) civilStatus!: CivilStatus;
+  @Field(() => Gender) gender!: Gender;
+  @Field() nationality!: string;
+  @Field(() => DateTimeISOResolver) dateOfBirth!: Date;
+  @Field() region!: string;
+  @Field() province!: string;
+  @Field() municipalityCity!: string;
+  @Field() barangay!: string;
+  @Field() emergencyContactName!: string;
+  @Field() emergencyContactMobile!: string;
+  @Field(() => String, { nullable: true }) recentIdPhotoUrl!: string | null;
+  @Field() churchAffiliation!: string;
+  @Field() churchAddress!: string;
+  @Field() currentPositionRole!: string;
+  @Field(() => String, { nullable: true }) currentPositionRoleOther!: string | null;
+  @Field(() => String, { nullable: true }) height!: string | null;
+  @Field(() => String, { nullable: true }) weight!: string | null;
+  @Field(() => String, { nullable: true }) bloodType!: string | null;
+  @Field(() => String, { nullable: true }) colorOfEyes!: string | null;
+  @Field(() => String, { nullable: true }) colorOfSkin!: string | null;
+  @Field(() => String, { nullable: true }) sssNumber!: string | null;
+  @Field(() => String, { nullable: true }) tinNumber!: string | null;
+  @Field(() => String, { nullable: true }) skillsTalents!: string | null;
+  @Field(() => String, { nullable: true }) preferredBranchOther!: string | null;
+  @Field(() => String, { nullable: true }) elementarySchool!: string | null;
+  @Field(() => String, { nullable: true }) secondarySchool!: string | null;
+  @Field(() => String, { nullable: true }) tertiaryCollege!: string | null;
+  @Field(() => String, { nullable: true }) postGraduateStudies!: string | null;
+  @Field({ description: "False while the record is archived" }) isActive!: boolean;
+  @Field(() => DateTimeISOResolver, { nullable: true }) archivedAt!: Date | null;
+  @Field(() => DateTimeISOResolver) createdAt!: Date;
+  @Field(() => DateTimeISOResolver) updatedAt!: Date;
+  @Field(() => MemberUser) user!: MemberUser;
+  @Field(() => [BranchReference]) preferredBranches!: BranchReference[];
+  @Field(() => [MinisterialExperience]) ministerialExperiences!: MinisterialExperience[];
+  @Field(() => [CharacterReference]) characterReferences!: CharacterReference[];
+  @Field(() => Signature, { nullable: true }) signature!: Signature | null;
+  @Field(() => [StatusChange]) statusHistory!: StatusChange[];
+
+  /** The record with what it refers to (account, branch titles) already looked up. */
+  static from(
+    record: MemberRecord,
+    user: MemberUser,
+    branchTitles: ReadonlyMap<string, string>,
+  ): Member {
+    const {
+      _id,
+      openKey: _openKey,
+      searchName: _searchName,
+      searchEmail: _searchEmail,
+      preferredBranchIds,
+      ministerialExperiences,
+      ...fields
+    } = record;
+    return Object.assign(new Member(), {
+      ...fields,
+      id: _id,
+      isActive: record.archivedAt === null,
+      user,
+      preferredBranches: preferredBranchIds
+        .filter((id) => branchTitles.has(id))
+        .map((id) => ({ id, title: branchTitles.get(id)! })),
+      ministerialExperiences: ministerialExperiences.map((experience, order) => ({
+        roleDescription: experience.roleDescription,
+        yearsApprox: experience.yearsApprox,
+        order,
+        memberId: _id,
+      })),
+    });
+  }
+}
+
+export const MemberPayload = PayloadType(Member, "MemberPayload");
+export const MemberPage = PageType(Member, "MemberPage");
