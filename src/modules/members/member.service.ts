@@ -254,7 +254,7 @@ export class MemberService {
     };
     for (const field of REQUIRED_TEXT_FIELDS) fields[field] = args[field].trim();
     for (const field of OPTIONAL_TEXT_FIELDS) fields[field] = args[field]?.trim() || null;
-    return fields as Partial<MemberRecord>;
+    return fields;
   }
 
   /** The decision mail goes out in the background; a failure is logged, the decision stands. */

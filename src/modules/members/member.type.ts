@@ -3,7 +3,7 @@ import { Field, ID, Int, ObjectType } from "type-graphql";
 import { PageType, PayloadType } from "../../graphql/envelopes";
 import { Role } from "../users/role";
 import { CivilStatus, Gender, MemberStatus, SignatureType } from "./member.enums";
-import type { MemberRecord } from "./member.model";
+import { OPTIONAL_TEXT_FIELDS, REQUIRED_TEXT_FIELDS, type MemberRecord } from "./member.model";
 
 @ObjectType("MemberUser", {
   description: "The applicant's account, as far as a member record shows it",
@@ -137,18 +137,25 @@ export class Member {
     user: MemberUser,
     branchTitles: ReadonlyMap<string, string>,
   ): Member {
-    const {
-      _id,
-      openKey: _openKey,
-      searchName: _searchName,
-      searchEmail: _searchEmail,
-      preferredBranchIds,
-      ministerialExperiences,
-      ...fields
-    } = record;
+    // Copied field by field: internal keys (openKey, search fields) never leave.
+    const text = Object.fromEntries(
+      [...REQUIRED_TEXT_FIELDS, ...OPTIONAL_TEXT_FIELDS].map((field) => [field, record[field]]),
+    );
+    const { _id, preferredBranchIds, ministerialExperiences } = record;
     return Object.assign(new Member(), {
-      ...fields,
+      ...text,
       id: _id,
+      userId: record.userId,
+      status: record.status,
+      civilStatus: record.civilStatus,
+      gender: record.gender,
+      dateOfBirth: record.dateOfBirth,
+      characterReferences: record.characterReferences,
+      signature: record.signature,
+      statusHistory: record.statusHistory,
+      archivedAt: record.archivedAt,
+      createdAt: record.createdAt,
+      updatedAt: record.updatedAt,
       isActive: record.archivedAt === null,
       user,
       preferredBranches: preferredBranchIds
