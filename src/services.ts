@@ -1,6 +1,7 @@
 import path from "node:path";
 import type { Connection } from "mongoose";
 import type { Config } from "./config";
+import { Claims } from "./db/claims";
 import type { Logger } from "./logger";
 import { Mailer } from "./mail/mailer";
 import { AuthService } from "./modules/auth/auth.service";
@@ -50,10 +51,12 @@ export function createServices(
   const sessions = new SessionService(models.sessions, config.refreshTokenTtlSeconds, log);
   const emailVerification = new EmailVerificationService(models.users, mailer, config.appUrl);
   const mfa = new MfaService(models.users, hasher, rateLimits);
+  const claims = new Claims(connection);
   const members = new MemberService(
     models.members,
     models.users,
     models.branchServices,
+    claims,
     mailer,
     log,
     config.appUrl,

@@ -73,6 +73,8 @@ export interface MemberRecord extends RequiredText, OptionalText {
    * engines without partial indexes or transactions.
    */
   openKey: string;
+  /** Counts the record's changes; each change claims its revision once (see Claims). */
+  revision: number;
   /** Lower-cased "first last", email and mobile number, for case-insensitive search. */
   searchName: string;
   searchEmail: string;
@@ -112,6 +114,7 @@ const memberSchema = new Schema<MemberRecord>(
       default: [],
     },
     openKey: { type: String, required: true, unique: true },
+    revision: { type: Number, required: true, default: 0 },
     searchName: { type: String, required: true },
     searchEmail: { type: String, required: true },
   },

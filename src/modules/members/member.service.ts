@@ -1,3 +1,4 @@
+import type { Claims } from "../../db/claims";
 import { isDuplicateKeyError } from "../../db/errors";
 import { oneOf } from "../../db/operators";
 import {
@@ -32,6 +33,7 @@ export class MemberService {
     private readonly members: MemberModel,
     private readonly users: UserModel,
     private readonly branches: BranchServiceModel,
+    private readonly claims: Claims,
     private readonly mailer: Mailer,
     private readonly log: Logger,
     private readonly appUrl: string | undefined,
@@ -94,8 +96,8 @@ export class MemberService {
       throw new ConflictError(`The record is already ${args.status}`);
     }
     const reason = args.reason?.trim() || null;
-    const updated = await this.conditionalUpdate(
-      { _id: current._id, status: current.status, archivedAt: null },
+    const updated = await this.change(
+      current,
       {
         $set: {
           status: args.status,
@@ -113,7 +115,6 @@ export class MemberService {
       },
       "The applicant already has another pending or approved application",
     );
-    if (!updated) throw new ConflictError("The record changed meanwhile; reload and try again");
     if (args.status !== MemberStatus.PENDING) this.mailDecision(updated, reason);
     return (await this.present([updated]))[0];
   }
@@ -121,12 +122,11 @@ export class MemberService {
   async archive(id: string): Promise<Member> {
     const current = await this.find(id);
     if (current.archivedAt) throw new ConflictError("The record is already archived");
-    const updated = await this.conditionalUpdate(
-      { _id: id, archivedAt: null },
+    const updated = await this.change(
+      current,
       { $set: { archivedAt: new Date(), openKey: current._id } },
       "",
     );
-    if (!updated) throw new ConflictError("The record is already archived");
     return (await this.present([updated]))[0];
   }
 
@@ -134,12 +134,11 @@ export class MemberService {
     const current = await this.find(id);
     if (!current.archivedAt) throw new ConflictError("The record is not archived");
     const open = OPEN_STATUSES.includes(current.status);
-    const updated = await this.conditionalUpdate(
-      { _id: id, archivedAt: current.archivedAt },
+    const updated = await this.change(
+      current,
       { $set: { archivedAt: null, openKey: open ? openKeyOf(current.userId) : current._id } },
       "The applicant already has another pending or approved application",
     );
-    if (!updated) throw new ConflictError("The record is not archived");
     return (await this.present([updated]))[0];
   }
 
@@ -183,18 +182,40 @@ export class MemberService {
     return record;
   }
 
-  private async conditionalUpdate(
-    filter: Record<string, unknown>,
-    update: Record<string, unknown>,
-    conflictMessage: string,
-  ): Promise<MemberRecord | null> {
+  /**
+   * Applies one change to the record as it was read. The change first claims the record's
+   * revision, so of two changes decided from the same state exactly one is applied and the
+   * other is a 409, on both engines.
+   */
+  private async change(
+    current: MemberRecord,
+    update: { $set: Record<string, unknown>; $push?: Record<string, unknown> },
+    openConflictMessage: string,
+  ): Promise<MemberRecord> {
+    const changedMeanwhile = new ConflictError(
+      "The record changed meanwhile; reload and try again",
+    );
+    if (!(await this.claims.take(`member:${current._id}:${current.revision}`))) {
+      throw changedMeanwhile;
+    }
     try {
-      return await this.members
-        .findOneAndUpdate(filter, update, { returnDocument: "after" })
+      const updated = await this.members
+        .findOneAndUpdate(
+          { _id: current._id, revision: current.revision },
+          { ...update, $inc: { revision: 1 } },
+          { returnDocument: "after" },
+        )
         .lean();
+      if (!updated) throw changedMeanwhile;
+      return updated;
     } catch (error) {
-      if (isDuplicateKeyError(error)) throw new ConflictError(conflictMessage);
-      throw error;
+      if (!isDuplicateKeyError(error)) throw error;
+      // The claimed revision is spent: move past it so the next change can claim its own.
+      await this.members.updateOne(
+        { _id: current._id, revision: current.revision },
+        { $inc: { revision: 1 } },
+      );
+      throw new ConflictError(openConflictMessage);
     }
   }
 
