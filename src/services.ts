@@ -48,10 +48,10 @@ export function createServices(
   });
   const tokens = new TokenService(jwtSecret, config.accessTokenTtlSeconds);
   const hasher = new PasswordHasher(config.bcryptCost);
-  const sessions = new SessionService(models.sessions, config.refreshTokenTtlSeconds, log);
-  const emailVerification = new EmailVerificationService(models.users, mailer, config.appUrl);
-  const mfa = new MfaService(models.users, hasher, rateLimits);
   const claims = new Claims(connection);
+  const sessions = new SessionService(models.sessions, claims, config.refreshTokenTtlSeconds, log);
+  const emailVerification = new EmailVerificationService(models.users, mailer, config.appUrl);
+  const mfa = new MfaService(models.users, hasher, rateLimits, claims);
   const members = new MemberService(
     models.members,
     models.users,
@@ -79,7 +79,14 @@ export function createServices(
       mfa,
       rateLimits,
     ),
-    passwordReset: new PasswordResetService(models.users, sessions, hasher, mailer, config.appUrl),
+    passwordReset: new PasswordResetService(
+      models.users,
+      sessions,
+      claims,
+      hasher,
+      mailer,
+      config.appUrl,
+    ),
     members,
     users: new UsersService(models.users, emailVerification, {
       erasers: [(userId) => members.deleteAllOf(userId), (userId) => sessions.deleteAllOf(userId)],

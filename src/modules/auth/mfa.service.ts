@@ -1,6 +1,7 @@
 import { generateSecret, generateURI, verify } from "otplib";
 import { ConflictError, BadRequestError, InvalidTokenError } from "../../errors/app-errors";
 import { ValidationError } from "../../errors/app-errors";
+import type { Claims } from "../../db/claims";
 import type { RateLimits } from "../../rate-limits/rate-limits";
 import type { UserModel, UserRecord } from "../users/user.model";
 import type { PasswordHasher } from "./password-hasher";
@@ -24,6 +25,7 @@ export class MfaService {
     private readonly users: UserModel,
     private readonly hasher: PasswordHasher,
     private readonly limits: RateLimits,
+    private readonly claims: Claims,
   ) {}
 
   async setup(user: UserRecord): Promise<MfaSetup> {
@@ -98,6 +100,8 @@ export class MfaService {
     if (!user.mfaSecret) return false;
     const step = await this.matchingStep(user.mfaSecret, code, user.mfaLastStep);
     if (step === undefined) return false;
+    // One use per time step even when two logins race with the same code (see Claims).
+    if (!(await this.claims.take(`totp:${user._id}:${step}`))) return false;
     const recorded = await this.users.updateOne(
       { _id: user._id, mfaLastStep: user.mfaLastStep },
       { $set: { mfaLastStep: step } },

@@ -1,3 +1,4 @@
+import type { Claims } from "../../db/claims";
 import { greaterThan } from "../../db/operators";
 import { InvalidTokenError } from "../../errors/app-errors";
 import type { Mailer } from "../../mail/mailer";
@@ -15,6 +16,7 @@ export class PasswordResetService {
   constructor(
     private readonly users: UserModel,
     private readonly sessions: SessionService,
+    private readonly claims: Claims,
     private readonly hasher: PasswordHasher,
     private readonly mailer: Mailer,
     private readonly appUrl: string | undefined,
@@ -60,6 +62,8 @@ export class PasswordResetService {
     const live = () => ({ resetTokenHash: tokenHash, resetExpiresAt: greaterThan(new Date()) });
     // Check first so a stream of bad tokens costs no bcrypt work.
     if (!(await this.users.exists(live()))) throw invalidResetToken();
+    // Single use even when two resets race with one token (see Claims).
+    if (!(await this.claims.take(`reset:${tokenHash}`))) throw invalidResetToken();
     const passwordHash = await this.hasher.hash(password);
     const user = await this.users
       .findOneAndUpdate(

@@ -1,3 +1,4 @@
+import type { Claims } from "../../db/claims";
 import { UnauthenticatedError } from "../../errors/app-errors";
 import type { Logger } from "../../logger";
 import { hashSecret, newOpaqueToken } from "./secrets";
@@ -29,6 +30,7 @@ const INVALID_REFRESH = "The refresh token is missing, invalid or expired; sign 
 export class SessionService {
   constructor(
     private readonly sessions: SessionModel,
+    private readonly claims: Claims,
     private readonly refreshTtlSeconds: number,
     private readonly log: Logger,
   ) {}
@@ -65,8 +67,13 @@ export class SessionService {
       await this.detectReuse(sessionId, presentedHash);
       throw new UnauthenticatedError(INVALID_REFRESH);
     }
+    // Each refresh token is spent once: of two refreshes racing with one token, one wins and
+    // the other counts as reuse.
+    if (!(await this.claims.take(`refresh:${presentedHash}`))) {
+      await this.detectReuse(sessionId, presentedHash, true);
+      throw new UnauthenticatedError(INVALID_REFRESH);
+    }
     const refreshExpiresAt = this.refreshExpiry(now, current.expiresAt);
-    // Conditional on the presented hash: of two refreshes racing with one token, one wins.
     const rotated = await this.sessions.findOneAndUpdate(
       { _id: sessionId, refreshTokenHash: presentedHash, revokedAt: null },
       {
@@ -112,13 +119,17 @@ export class SessionService {
     await this.sessions.deleteMany({ userId });
   }
 
-  private async detectReuse(sessionId: string, presentedHash: string): Promise<void> {
+  /** `spent`: the token was live but already claimed by another refresh. */
+  private async detectReuse(
+    sessionId: string,
+    presentedHash: string,
+    spent = false,
+  ): Promise<void> {
     const session = await this.sessions
       .findById(sessionId, { retiredTokenHashes: 1, revokedAt: 1, userId: 1 })
       .lean();
-    if (!session || session.revokedAt || !session.retiredTokenHashes.includes(presentedHash)) {
-      return;
-    }
+    if (!session || session.revokedAt) return;
+    if (!spent && !session.retiredTokenHashes.includes(presentedHash)) return;
     await this.end(sessionId, "refresh token reuse");
     this.log.warn({ sessionId, userId: session.userId }, "refresh token reused; session ended");
   }
