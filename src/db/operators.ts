@@ -10,10 +10,6 @@ export function greaterThan<T>(value: T) {
   return mongoose.trusted({ $gt: value });
 }
 
-export function notEqual<T>(value: T) {
-  return mongoose.trusted({ $ne: value });
-}
-
 export function oneOf<T>(values: T[]) {
   return mongoose.trusted({ $in: values });
 }

@@ -78,7 +78,7 @@ export function createRestApi(options: RestApiOptions): {
       const raw = collectArguments(route, req);
       const clean = checkArguments(field.args, raw);
       checkedCalls.set(context, { route, variables: clean });
-      handOverToSofa(route, req, clean);
+      handOverToSofa(route, req);
       if (route.status === 204) dropBodyOf204(res);
       (sofa as unknown as express.RequestHandler)(req, res, next);
     };
@@ -154,15 +154,14 @@ function queryString(url: string): string {
 }
 
 /**
- * Sofa reads its variables from the URL and the request body itself. Give it exactly the
- * checked arguments: the cleaned body as a string (a parsed object would be ignored) and,
- * for body methods, a URL without a query string (Sofa would let it override the body).
+ * The operation runs with the checked arguments (see executeChecked), but Sofa still reads
+ * the request itself and must not trip over it: the body stream is already consumed (hand it
+ * an empty JSON object as a string), and for body methods the query string goes, since Sofa
+ * would convert its values with nameless errors.
  */
-function handOverToSofa(route: RestRoute, req: Request, clean: RawArguments): void {
+function handOverToSofa(route: RestRoute, req: Request): void {
   if (!isBodyMethod(route)) return;
-  const params = new Set(Object.keys(req.params));
-  const body = Object.fromEntries(Object.entries(clean).filter(([name]) => !params.has(name)));
-  req.body = JSON.stringify(body);
+  req.body = "{}";
   req.headers["content-type"] = "application/json";
   req.originalUrl = req.originalUrl.split("?")[0];
   req.url = req.url.split("?")[0];
