@@ -35,6 +35,7 @@ export async function startServer(
     log.warn("Redis is not reachable yet; rate limits are per instance until it is");
   }
   await ensureBootstrapAdmin(services.models.users, config.admin, config.bcryptCost, log);
+  warmUpDirectories(services, log);
   const schema = await buildAppSchema();
   const parts = await createApp(config, services, schema, log);
   const server = http.createServer(parts.app);
@@ -57,6 +58,18 @@ export async function startServer(
       await services.close();
     },
   };
+}
+
+/**
+ * Directories read every record once; that starts now, in the background, so the service
+ * listens at once and the first list waits only for what is left of it.
+ */
+function warmUpDirectories(services: Services, log: Logger): void {
+  const started = Date.now();
+  services.members
+    .warmUp()
+    .then(() => log.info({ ms: Date.now() - started }, "member directory loaded"))
+    .catch((error: unknown) => log.warn({ err: error }, "member directory not loaded yet"));
 }
 
 /** The embedded or configured database, connected. */

@@ -14,6 +14,7 @@ import { SessionService } from "./modules/auth/session.service";
 import { TokenService } from "./modules/auth/token.service";
 import { createBranchServiceModel } from "./modules/branch-services/branch-service.model";
 import { BranchServiceService } from "./modules/branch-services/branch-service.service";
+import { MemberDirectory } from "./modules/members/member-directory";
 import { createMemberModel } from "./modules/members/member.model";
 import { MemberService } from "./modules/members/member.service";
 import { createUserModel } from "./modules/users/user.model";
@@ -54,6 +55,7 @@ export function createServices(
   const mfa = new MfaService(models.users, hasher, rateLimits, claims);
   const members = new MemberService(
     models.members,
+    new MemberDirectory(connection, models.members),
     models.users,
     models.branchServices,
     claims,

@@ -114,3 +114,44 @@ export async function buildBranchService(
   return (response.body as { data: { id: string; title: string; sections: { id: string }[] } })
     .data;
 }
+
+/** The fields an application must have (contract §6), filled in plausibly. */
+export function minimalApplication(overrides: Record<string, unknown> = {}) {
+  return {
+    firstName: "Maria",
+    lastName: "Santos",
+    mobilePhoneNumber: "09171234567",
+    homeAddress: "12 Mabini Street",
+    civilStatus: "SINGLE",
+    gender: "FEMALE",
+    nationality: "Filipino",
+    dateOfBirth: "1990-03-15T00:00:00.000Z",
+    region: "Region VII (Central Visayas)",
+    province: "Cebu",
+    municipalityCity: "Cebu City",
+    barangay: "Lahug",
+    emergencyContactName: "Jose Santos",
+    emergencyContactMobile: "09181234567",
+    churchAffiliation: "Victory Christian Fellowship",
+    churchAddress: "Cebu City",
+    currentPositionRole: "Elder",
+    ...overrides,
+  };
+}
+
+/** An application submitted through POST /members/apply by `user`; returns the record. */
+export async function applyAs(
+  app: TestApp,
+  user: TestUser,
+  overrides: Record<string, unknown> = {},
+): Promise<{ id: string; status: string } & Record<string, unknown>> {
+  const response = await app
+    .http()
+    .post("/api/v1/members/apply")
+    .set(bearer(user))
+    .send(minimalApplication(overrides));
+  if (response.status !== 201) {
+    throw new Error(`apply: ${response.status} ${JSON.stringify(response.body)}`);
+  }
+  return (response.body as { data: { id: string; status: string } }).data;
+}

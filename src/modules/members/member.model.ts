@@ -75,8 +75,7 @@ export interface MemberRecord extends RequiredText, OptionalText {
   openKey: string;
   /** Counts the record's changes; each change claims its revision once (see Claims). */
   revision: number;
-  /** Lower-cased "first last", email and mobile number, for case-insensitive search. */
-  searchName: string;
+  /** The applicant's account email, kept here so search needs no second collection. */
   searchEmail: string;
   createdAt: Date;
   updatedAt: Date;
@@ -115,18 +114,23 @@ const memberSchema = new Schema<MemberRecord>(
     },
     openKey: { type: String, required: true, unique: true },
     revision: { type: Number, required: true, default: 0 },
-    searchName: { type: String, required: true },
     searchEmail: { type: String, required: true },
   },
   { timestamps: true, versionKey: false },
 );
-memberSchema.index({ userId: 1, createdAt: -1 });
-memberSchema.index({ createdAt: -1 });
-memberSchema.index({ status: 1, createdAt: -1 });
-memberSchema.index({ preferredBranchIds: 1 });
+// Lists, counts and searches are answered by the MemberDirectory and records are read by
+// primary key, so no other index is needed (FerretDB v1 would not use one anyway).
 
 export type MemberModel = Model<MemberRecord>;
 
 export function createMemberModel(connection: Connection): MemberModel {
   return connection.model<MemberRecord>("Member", memberSchema, "members");
+}
+
+const OPEN_STATUSES: readonly MemberStatus[] = [MemberStatus.PENDING, MemberStatus.APPROVED];
+
+/** The openKey a record in this state has (see MemberRecord.openKey). */
+export function openKeyOf(record: Pick<MemberRecord, "_id" | "userId" | "status" | "archivedAt">) {
+  const open = !record.archivedAt && OPEN_STATUSES.includes(record.status);
+  return open ? `open:${record.userId}` : record._id;
 }

@@ -1,5 +1,6 @@
 import type { Claims } from "../../db/claims";
 import { isDuplicateKeyError } from "../../db/errors";
+import { uuidv7 } from "../../db/uuid";
 import { oneOf } from "../../db/operators";
 import {
   ConflictError,
@@ -9,7 +10,7 @@ import {
 } from "../../errors/app-errors";
 import type { Caller } from "../../graphql/context";
 import { Pagination, type Page } from "../../graphql/envelopes";
-import { containsText, type PageArgs } from "../../graphql/paging";
+import type { PageArgs } from "../../graphql/paging";
 import type { Logger } from "../../logger";
 import type { Mailer } from "../../mail/mailer";
 import { applicationDecisionMail } from "../../mail/templates";
@@ -17,20 +18,21 @@ import type { BranchServiceModel } from "../branch-services/branch-service.model
 import type { UserModel } from "../users/user.model";
 import { MemberStatus } from "./member.enums";
 import type { ApplyArgs, MemberListArgs, UpdateMemberStatusArgs } from "./member.input";
+import type { MemberDirectory, MemberQuery } from "./member-directory";
 import {
   OPTIONAL_TEXT_FIELDS,
   REQUIRED_TEXT_FIELDS,
+  openKeyOf,
   type MemberModel,
   type MemberRecord,
 } from "./member.model";
 import { Member, type MemberUser } from "./member.type";
 
-const OPEN_STATUSES = [MemberStatus.PENDING, MemberStatus.APPROVED];
-
 /** Membership applications and their review (contract §6). */
 export class MemberService {
   constructor(
     private readonly members: MemberModel,
+    private readonly directory: MemberDirectory,
     private readonly users: UserModel,
     private readonly branches: BranchServiceModel,
     private readonly claims: Claims,
@@ -43,20 +45,26 @@ export class MemberService {
   async apply(caller: Caller, args: ApplyArgs): Promise<Member> {
     if (!caller.user.isEmailVerified) throw new EmailNotVerifiedError();
     const preferredBranchIds = await this.existingBranches(args.preferredBranchIds ?? []);
+    const id = uuidv7();
     const record = new this.members({
       ...this.applicationFields(args),
+      _id: id,
       userId: caller.id,
       status: MemberStatus.PENDING,
       preferredBranchIds,
       statusHistory: [
         { from: null, to: MemberStatus.PENDING, by: caller.id, at: new Date(), reason: null },
       ],
-      openKey: openKeyOf(caller.id),
-      searchName: `${args.firstName.trim()} ${args.lastName.trim()}`.toLowerCase(),
+      openKey: openKeyOf({
+        _id: id,
+        userId: caller.id,
+        status: MemberStatus.PENDING,
+        archivedAt: null,
+      }),
       searchEmail: caller.user.email,
     });
     try {
-      await record.save();
+      await this.directory.write(id, () => record.save());
     } catch (error) {
       if (isDuplicateKeyError(error)) {
         throw new ConflictError("You already have a pending or approved membership application");
@@ -67,22 +75,12 @@ export class MemberService {
   }
 
   async list(args: MemberListArgs): Promise<Omit<Page<Member>, "code" | "message">> {
-    const filter: Record<string, unknown> = {};
-    if (args.status) filter.status = args.status;
-    if (!args.includeArchived) filter.archivedAt = null;
-    const search = args.search?.trim().toLowerCase();
-    if (search) {
-      filter.$or = [
-        { searchName: containsText(search) },
-        { searchEmail: containsText(search) },
-        { mobilePhoneNumber: containsText(search) },
-      ];
-    }
-    return this.page(filter, args);
+    const { status, includeArchived, search } = args;
+    return this.page({ status, includeArchived, search }, args);
   }
 
   async listOwn(caller: Caller, args: PageArgs): Promise<Omit<Page<Member>, "code" | "message">> {
-    return this.page({ userId: caller.id }, { ...args, search: undefined });
+    return this.page({ userId: caller.id, includeArchived: true }, args);
   }
 
   /**
@@ -99,10 +97,7 @@ export class MemberService {
     const updated = await this.change(
       current,
       {
-        $set: {
-          status: args.status,
-          openKey: OPEN_STATUSES.includes(args.status) ? openKeyOf(current.userId) : current._id,
-        },
+        $set: { status: args.status, openKey: openKeyOf({ ...current, status: args.status }) },
         $push: {
           statusHistory: {
             from: current.status,
@@ -122,9 +117,10 @@ export class MemberService {
   async archive(id: string): Promise<Member> {
     const current = await this.find(id);
     if (current.archivedAt) throw new ConflictError("The record is already archived");
+    const archivedAt = new Date();
     const updated = await this.change(
       current,
-      { $set: { archivedAt: new Date(), openKey: current._id } },
+      { $set: { archivedAt, openKey: openKeyOf({ ...current, archivedAt }) } },
       "",
     );
     return (await this.present([updated]))[0];
@@ -133,10 +129,9 @@ export class MemberService {
   async retrieve(id: string): Promise<Member> {
     const current = await this.find(id);
     if (!current.archivedAt) throw new ConflictError("The record is not archived");
-    const open = OPEN_STATUSES.includes(current.status);
     const updated = await this.change(
       current,
-      { $set: { archivedAt: null, openKey: open ? openKeyOf(current.userId) : current._id } },
+      { $set: { archivedAt: null, openKey: openKeyOf({ ...current, archivedAt: null }) } },
       "The applicant already has another pending or approved application",
     );
     return (await this.present([updated]))[0];
@@ -144,34 +139,38 @@ export class MemberService {
 
   /** For the branch-of-service delete rule: does any member record name this branch? */
   async isBranchInUse(branchId: string): Promise<boolean> {
-    return (await this.members.exists({ preferredBranchIds: branchId })) !== null;
+    return this.directory.namesBranch(branchId);
   }
 
   /** Erasure: an account's member records go with it. */
   async deleteAllOf(userId: string): Promise<void> {
-    await this.members.deleteMany({ userId });
+    for (const id of await this.directory.idsOfUser(userId)) {
+      await this.directory.write(id, () => this.members.deleteOne({ _id: id }));
+    }
   }
 
   /** Search by email follows the account's current address. */
   async emailChanged(userId: string, email: string): Promise<void> {
-    await this.members.updateMany({ userId }, { $set: { searchEmail: email } });
+    for (const id of await this.directory.idsOfUser(userId)) {
+      await this.directory.write(id, () =>
+        this.members.updateOne({ _id: id }, { $set: { searchEmail: email } }),
+      );
+    }
+  }
+
+  /** Loads the directory ahead of the first list (it reads every record once). */
+  warmUp(): Promise<void> {
+    return this.directory.warmUp();
   }
 
   private async page(
-    filter: Record<string, unknown>,
-    args: PageArgs,
+    query: MemberQuery,
+    args: Pick<PageArgs, "page" | "limit">,
   ): Promise<Omit<Page<Member>, "code" | "message">> {
-    const [records, total] = await Promise.all([
-      this.members
-        .find(filter)
-        .sort({ createdAt: -1, _id: -1 })
-        .skip((args.page - 1) * args.limit)
-        .limit(args.limit)
-        .lean(),
-      this.members.countDocuments(filter),
-    ]);
+    const { ids, total } = await this.directory.select(query, args.page, args.limit);
+    const records = await Promise.all(ids.map((id) => this.members.findById(id).lean()));
     return {
-      data: await this.present(records),
+      data: await this.present(records.filter((record) => record !== null)),
       pagination: Pagination.of(args.page, args.limit, total),
     };
   }
@@ -198,25 +197,27 @@ export class MemberService {
     if (!(await this.claims.take(`member:${current._id}:${current.revision}`))) {
       throw changedMeanwhile;
     }
-    try {
-      const updated = await this.members
-        .findOneAndUpdate(
+    return this.directory.write(current._id, async () => {
+      try {
+        const updated = await this.members
+          .findOneAndUpdate(
+            { _id: current._id, revision: current.revision },
+            { ...update, $inc: { revision: 1 } },
+            { returnDocument: "after" },
+          )
+          .lean();
+        if (!updated) throw changedMeanwhile;
+        return updated;
+      } catch (error) {
+        if (!isDuplicateKeyError(error)) throw error;
+        // The claimed revision is spent: move past it so the next change can claim its own.
+        await this.members.updateOne(
           { _id: current._id, revision: current.revision },
-          { ...update, $inc: { revision: 1 } },
-          { returnDocument: "after" },
-        )
-        .lean();
-      if (!updated) throw changedMeanwhile;
-      return updated;
-    } catch (error) {
-      if (!isDuplicateKeyError(error)) throw error;
-      // The claimed revision is spent: move past it so the next change can claim its own.
-      await this.members.updateOne(
-        { _id: current._id, revision: current.revision },
-        { $inc: { revision: 1 } },
-      );
-      throw new ConflictError(openConflictMessage);
-    }
+          { $inc: { revision: 1 } },
+        );
+        throw new ConflictError(openConflictMessage);
+      }
+    });
   }
 
   /** Records with their applicant's {name, email, role} and their branches' titles. */
@@ -224,12 +225,15 @@ export class MemberService {
     const userIds = [...new Set(records.map((record) => record.userId))];
     const branchIds = [...new Set(records.flatMap((record) => record.preferredBranchIds))];
     const [users, branches] = await Promise.all([
-      this.users.find({ _id: oneOf(userIds) }, { name: 1, email: 1, role: 1 }).lean(),
+      // One primary-key read per applicant: FerretDB v1 scans the collection for `$in`.
+      Promise.all(
+        userIds.map((id) => this.users.findById(id, { name: 1, email: 1, role: 1 }).lean()),
+      ),
       branchIds.length
         ? this.branches.find({ _id: oneOf(branchIds) }, { title: 1 }).lean()
         : Promise.resolve([]),
     ]);
-    const userById = new Map(users.map((user) => [user._id, user]));
+    const userById = new Map(users.flatMap((user) => (user ? [[user._id, user] as const] : [])));
     const titles = new Map(branches.map((branch) => [branch._id, branch.title]));
     return records.map((record) => {
       const user = userById.get(record.userId);
@@ -297,8 +301,4 @@ export class MemberService {
       })
       .catch((error: unknown) => this.log.error({ err: error }, "decision mail not sent"));
   }
-}
-
-function openKeyOf(userId: string): string {
-  return `open:${userId}`;
 }

@@ -1,0 +1,139 @@
+import type { Connection } from "mongoose";
+import { ChangeFeed } from "../../db/change-feed";
+import { Directory } from "../../db/directory";
+import type { MemberStatus } from "./member.enums";
+import type { MemberModel, MemberRecord } from "./member.model";
+
+/** What lists, counts and searches need to know of a member record. */
+export interface MemberEntry {
+  id: string;
+  userId: string;
+  createdAt: number;
+  status: MemberStatus;
+  archived: boolean;
+  branchIds: string[];
+  /** Lower-cased "first last", email and mobile number: what `search` matches. */
+  name: string;
+  email: string;
+  mobile: string;
+}
+
+export interface MemberQuery {
+  status?: MemberStatus | null;
+  includeArchived?: boolean;
+  userId?: string;
+  search?: string;
+}
+
+const ENTRY_FIELDS = {
+  userId: 1,
+  createdAt: 1,
+  status: 1,
+  archivedAt: 1,
+  preferredBranchIds: 1,
+  firstName: 1,
+  lastName: 1,
+  searchEmail: 1,
+  mobilePhoneNumber: 1,
+} as const;
+
+type EntryFields = Pick<MemberRecord, "_id" | keyof typeof ENTRY_FIELDS>;
+
+function entryOf(record: EntryFields): MemberEntry {
+  return {
+    id: record._id,
+    userId: record.userId,
+    createdAt: new Date(record.createdAt).getTime(),
+    status: record.status,
+    archived: record.archivedAt !== null && record.archivedAt !== undefined,
+    branchIds: record.preferredBranchIds ?? [],
+    name: `${record.firstName} ${record.lastName}`.toLowerCase(),
+    email: record.searchEmail.toLowerCase(),
+    mobile: record.mobilePhoneNumber.toLowerCase(),
+  };
+}
+
+/** Newest first; ids (UUID v7) break ties the same way. */
+function newestFirst(a: MemberEntry, b: MemberEntry): number {
+  return b.createdAt - a.createdAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+}
+
+/**
+ * The member records' directory: which records a list, a count or a search selects, in
+ * order, without scanning the collection (see Directory). Records themselves are then read
+ * by primary key.
+ */
+export class MemberDirectory {
+  private readonly directory: Directory<MemberEntry>;
+
+  constructor(connection: Connection, members: MemberModel) {
+    this.directory = new Directory<MemberEntry>({
+      feed: new ChangeFeed(connection, "members"),
+      compare: newestFirst,
+      source: {
+        loadAll: () =>
+          members
+            .find({}, ENTRY_FIELDS)
+            .lean<EntryFields[]>()
+            .cursor({ batchSize: 1000 })
+            .map(entryOf),
+        loadOne: async (id) => {
+          const record = await members.findById(id, ENTRY_FIELDS).lean<EntryFields>();
+          return record ? entryOf(record) : null;
+        },
+      },
+    });
+  }
+
+  /** Starts loading in the background, so the first list does not wait for all of it. */
+  warmUp(): Promise<void> {
+    return this.directory.load();
+  }
+
+  /** One page of the ids a query selects, newest first, and how many it selects in all. */
+  async select(
+    query: MemberQuery,
+    page: number,
+    limit: number,
+  ): Promise<{ ids: string[]; total: number }> {
+    const matches = matcherOf(query);
+    const first = (page - 1) * limit;
+    const ids: string[] = [];
+    let total = 0;
+    for (const entry of await this.directory.entries()) {
+      if (!matches(entry)) continue;
+      if (total >= first && ids.length < limit) ids.push(entry.id);
+      total += 1;
+    }
+    return { ids, total };
+  }
+
+  async idsOfUser(userId: string): Promise<string[]> {
+    return (await this.select({ userId, includeArchived: true }, 1, Number.MAX_SAFE_INTEGER)).ids;
+  }
+
+  async namesBranch(branchId: string): Promise<boolean> {
+    return (await this.directory.entries()).some((entry) => entry.branchIds.includes(branchId));
+  }
+
+  /** Every write to a member record goes through here, so all instances see it. */
+  write<T>(id: string, write: () => Promise<T>): Promise<T> {
+    return this.directory.write(id, write);
+  }
+
+  bulkChanged(): Promise<void> {
+    return this.directory.bulkChanged();
+  }
+}
+
+function matcherOf(query: MemberQuery): (entry: MemberEntry) => boolean {
+  const search = query.search?.trim().toLowerCase();
+  return (entry) =>
+    (!query.status || entry.status === query.status) &&
+    (query.includeArchived === true || !entry.archived) &&
+    (!query.userId || entry.userId === query.userId) &&
+    (!search ||
+      entry.name.includes(search) ||
+      entry.email.includes(search) ||
+      entry.mobile.includes(search));
+}
