@@ -1,0 +1,299 @@
+import bcrypt from "bcryptjs";
+import type { Connection } from "mongoose";
+import { uuidv7 } from "../../src/db/uuid";
+import { createBranchServiceModel } from "../../src/modules/branch-services/branch-service.model";
+import {
+  CivilStatus,
+  Gender,
+  MemberStatus,
+  SignatureType,
+} from "../../src/modules/members/member.enums";
+import {
+  createMemberModel,
+  openKeyOf,
+  type MemberRecord,
+} from "../../src/modules/members/member.model";
+import { MemberDirectory } from "../../src/modules/members/member-directory";
+import { Role } from "../../src/modules/users/role";
+import { createUserModel, type UserRecord } from "../../src/modules/users/user.model";
+import {
+  BRANCHES,
+  CHURCHES,
+  FIRST_NAMES,
+  LAST_NAMES,
+  MINISTRIES,
+  POSITIONS,
+  SCHOOLS,
+  SKILLS,
+} from "./people";
+import { BARANGAYS, REGIONS, STREETS } from "./places";
+
+/** Every demo account signs in with this password (the data is fiction, the hash real). */
+export const DEMO_PASSWORD = "Demo#Member1";
+export const DEMO_EMAIL_DOMAIN = "demo.example.org";
+
+export interface DemoSeedOptions {
+  members: number;
+  /** Same seed, same people: benchmarks compare like with like. */
+  seed: number;
+  bcryptCost: number;
+  batchSize?: number;
+  /** Records spread over this many days before now. */
+  spanDays?: number;
+  progress?: (done: number, total: number) => void;
+}
+
+export interface DemoSeedResult {
+  branches: number;
+  users: number;
+  members: number;
+}
+
+/** A small deterministic PRNG (mulberry32), so a seed always yields the same people. */
+export function randomSource(seed: number) {
+  let state = seed >>> 0;
+  const next = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const int = (min: number, max: number) => min + Math.floor(next() * (max - min + 1));
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)];
+  const digits = (count: number) => Array.from({ length: count }, () => String(int(0, 9))).join("");
+  return { next, int, pick, digits };
+}
+
+type Random = ReturnType<typeof randomSource>;
+
+/**
+ * Fills a database with the branches of service, one verified MEMBER account per applicant and
+ * its membership application, in batches. Writes the stored shape directly (as the service
+ * would have), because going through the API with bcrypt per account would take hours.
+ */
+export async function seedDemo(
+  connection: Connection,
+  options: DemoSeedOptions,
+): Promise<DemoSeedResult> {
+  const users = createUserModel(connection);
+  const members = createMemberModel(connection);
+  const branches = createBranchServiceModel(connection);
+  await Promise.all([users.init(), members.init(), branches.init()]);
+
+  const branchIds = await ensureBranches(branches);
+  const random = randomSource(options.seed);
+  const passwordHash = await bcrypt.hash(DEMO_PASSWORD, options.bcryptCost);
+  const reviewerId = await ensureReviewer(users, passwordHash);
+  const offset = await users.estimatedDocumentCount();
+  const batchSize = options.batchSize ?? 1000;
+  const spanMs = (options.spanDays ?? 3 * 365) * 86_400_000;
+  const start = Date.now() - spanMs;
+
+  for (let first = 0; first < options.members; first += batchSize) {
+    const count = Math.min(batchSize, options.members - first);
+    const people = Array.from({ length: count }, (_, index) => {
+      const position = first + index;
+      // Spread evenly over the span, oldest first, so ids (UUID v7) follow createdAt.
+      const at = new Date(start + Math.floor((position / options.members) * spanMs));
+      return demoPerson(random, offset + position, at, passwordHash, branchIds, reviewerId);
+    });
+    await users.insertMany(
+      people.map((person) => person.user),
+      { lean: true },
+    );
+    await members.insertMany(
+      people.map((person) => person.member),
+      { lean: true },
+    );
+    options.progress?.(first + count, options.members);
+  }
+  // Running instances read every record again; they missed these writes.
+  await new MemberDirectory(connection, members).bulkChanged();
+  return { branches: branchIds.length, users: options.members, members: options.members };
+}
+
+/** Decisions need a reviewer: the first administrator, or a demo one when there is none. */
+async function ensureReviewer(model: ReturnType<typeof createUserModel>, passwordHash: string) {
+  const admin = await model.findOne({ role: Role.ADMIN }, { _id: 1 }).lean();
+  if (admin) return admin._id;
+  const reviewer = await model.create({
+    name: "Demo Reviewer",
+    email: `reviewer@${DEMO_EMAIL_DOMAIN}`,
+    passwordHash,
+    role: Role.ADMIN,
+    isEmailVerified: true,
+  });
+  return reviewer._id;
+}
+
+async function ensureBranches(
+  model: ReturnType<typeof createBranchServiceModel>,
+): Promise<string[]> {
+  const ids: string[] = [];
+  for (const [title, description] of BRANCHES) {
+    const titleKey = title.toLowerCase();
+    const existing = await model.findOne({ titleKey }, { _id: 1 }).lean();
+    if (existing) {
+      ids.push(existing._id);
+      continue;
+    }
+    const created = await model.create({ title, titleKey, description, sections: [] });
+    ids.push(created._id);
+  }
+  return ids;
+}
+
+function demoPerson(
+  random: Random,
+  serial: number,
+  createdAt: Date,
+  passwordHash: string,
+  branchIds: string[],
+  reviewerId: string,
+): { user: UserRecord; member: MemberRecord } {
+  const gender = random.next() < 0.5 ? Gender.MALE : Gender.FEMALE;
+  const firstName = random.pick(FIRST_NAMES[gender]);
+  const lastName = random.pick(LAST_NAMES);
+  const email = `${slug(firstName)}.${slug(lastName)}.${serial}@${DEMO_EMAIL_DOMAIN}`;
+  const userId = uuidv7(createdAt.getTime());
+  const memberId = uuidv7(createdAt.getTime() + 1);
+  const region = random.pick(REGIONS);
+  const province = random.pick(region.provinces);
+  const town = random.pick(province.towns);
+  const barangay = random.pick(BARANGAYS);
+  const mobilePhoneNumber = `09${random.pick(["17", "18", "19", "27", "28", "39", "66", "77", "95", "98"])}${random.digits(7)}`;
+  const { status, archivedAt, statusHistory } = demoReview(random, userId, reviewerId, createdAt);
+  const user: UserRecord = {
+    _id: userId,
+    name: `${firstName} ${lastName}`,
+    email,
+    passwordHash,
+    avatar: null,
+    role: Role.MEMBER,
+    isEmailVerified: true,
+    verificationCodeHash: null,
+    verificationExpiresAt: null,
+    resetTokenHash: null,
+    resetExpiresAt: null,
+    mfaEnabled: false,
+    mfaSecret: null,
+    mfaPendingSecret: null,
+    mfaLastStep: null,
+    deletingSince: null,
+    createdAt,
+    updatedAt: createdAt,
+  };
+  const member: MemberRecord = {
+    _id: memberId,
+    userId,
+    status,
+    firstName,
+    lastName,
+    mobilePhoneNumber,
+    homeAddress: `${random.int(1, 999)} ${random.pick(STREETS)}, ${barangay}, ${town}`,
+    nationality: "Filipino",
+    region: region.name,
+    province: province.name,
+    municipalityCity: town,
+    barangay,
+    emergencyContactName: `${random.pick(FIRST_NAMES.FEMALE)} ${lastName}`,
+    emergencyContactMobile: `09${random.digits(9)}`,
+    churchAffiliation: random.pick(CHURCHES),
+    churchAddress: `${random.pick(STREETS)}, ${random.pick(BARANGAYS)}, ${town}`,
+    currentPositionRole: random.pick(POSITIONS),
+    recentIdPhotoUrl: null,
+    currentPositionRoleOther: null,
+    height: `${random.int(150, 185)} cm`,
+    weight: `${random.int(45, 95)} kg`,
+    bloodType: random.pick(["O+", "A+", "B+", "AB+", "O-"]),
+    colorOfEyes: random.pick(["Brown", "Dark brown", "Black"]),
+    colorOfSkin: random.pick(["Fair", "Morena", "Kayumanggi"]),
+    sssNumber:
+      random.next() < 0.7 ? `${random.digits(2)}-${random.digits(7)}-${random.digits(1)}` : null,
+    tinNumber:
+      random.next() < 0.6
+        ? `${random.digits(3)}-${random.digits(3)}-${random.digits(3)}-000`
+        : null,
+    skillsTalents: random.pick(SKILLS),
+    preferredBranchOther: null,
+    elementarySchool: random.pick(SCHOOLS.elementary),
+    secondarySchool: random.pick(SCHOOLS.secondary),
+    tertiaryCollege: random.next() < 0.7 ? random.pick(SCHOOLS.tertiary) : null,
+    postGraduateStudies: null,
+    civilStatus: random.pick([
+      CivilStatus.SINGLE,
+      CivilStatus.MARRIED,
+      CivilStatus.MARRIED,
+      CivilStatus.WIDOWED,
+      CivilStatus.SEPARATED,
+    ]),
+    gender,
+    dateOfBirth: new Date(Date.UTC(random.int(1955, 2002), random.int(0, 11), random.int(1, 28))),
+    preferredBranchIds: [random.pick(branchIds)],
+    ministerialExperiences: [
+      { roleDescription: random.pick(MINISTRIES), yearsApprox: `${random.int(1, 20)} years` },
+    ],
+    characterReferences: [
+      {
+        name: `Ptr. ${random.pick(FIRST_NAMES.MALE)} ${random.pick(LAST_NAMES)}`,
+        positionRelationship: "Senior Pastor",
+        contactNumber: `09${random.digits(9)}`,
+      },
+    ],
+    signature:
+      random.next() < 0.5
+        ? { type: SignatureType.DRAWN, signatureData: demoSignature(random) }
+        : null,
+    archivedAt,
+    statusHistory,
+    revision: statusHistory.length - 1 + (archivedAt ? 1 : 0),
+    openKey: openKeyOf({ _id: memberId, userId, status, archivedAt }),
+    searchEmail: email,
+    createdAt,
+    updatedAt: statusHistory[statusHistory.length - 1].at,
+  };
+  return { user, member };
+}
+
+/** 25% pending, 60% approved, 15% rejected; one in twenty decided records archived. */
+function demoReview(random: Random, userId: string, reviewerId: string, createdAt: Date) {
+  const roll = random.next();
+  const status =
+    roll < 0.25
+      ? MemberStatus.PENDING
+      : roll < 0.85
+        ? MemberStatus.APPROVED
+        : MemberStatus.REJECTED;
+  const statusHistory: MemberRecord["statusHistory"] = [
+    { from: null, to: MemberStatus.PENDING, by: userId, at: createdAt, reason: null },
+  ];
+  if (status !== MemberStatus.PENDING) {
+    statusHistory.push({
+      from: MemberStatus.PENDING,
+      to: status,
+      by: reviewerId,
+      at: new Date(createdAt.getTime() + random.int(1, 14) * 86_400_000),
+      reason: status === MemberStatus.REJECTED ? "Incomplete character references" : null,
+    });
+  }
+  const archivedAt =
+    status !== MemberStatus.PENDING && random.next() < 0.05
+      ? new Date(statusHistory[1].at.getTime() + 86_400_000)
+      : null;
+  return { status, archivedAt, statusHistory };
+}
+
+/** A short SVG polyline, the kind of thing a signature pad sends. */
+function demoSignature(random: Random): string {
+  const points = Array.from({ length: 24 }, (_, index) => `${index * 8},${random.int(5, 45)}`);
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="200" height="50"><polyline fill="none" stroke="black" points="${points.join(" ")}"/></svg>`;
+  return `data:image/svg+xml;base64,${Buffer.from(svg).toString("base64")}`;
+}
+
+function slug(text: string): string {
+  return text
+    .toLowerCase()
+    .normalize("NFD")
+    .replace(/[^a-z]/g, "");
+}

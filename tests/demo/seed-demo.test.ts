@@ -1,0 +1,107 @@
+/**
+ * `npm run seed:demo`: the real command against the run's engine, into the database a running
+ * instance serves, which lists the new records at once.
+ */
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { promisify } from "node:util";
+import { DEMO_EMAIL_DOMAIN, DEMO_PASSWORD } from "../../scripts/demo/demo-data";
+import { REGIONS } from "../../scripts/demo/places";
+import { bearer, buildAdmin, login, type TestUser } from "../support/factories";
+import { startTestApp, type TestApp } from "../support/test-app";
+
+const run = promisify(execFile);
+const ROOT = path.resolve(__dirname, "../..");
+
+let app: TestApp;
+let admin: TestUser;
+
+beforeAll(async () => {
+  app = await startTestApp();
+  admin = await buildAdmin(app);
+});
+afterAll(() => app.close());
+
+function seed(args: string[], env: Record<string, string> = {}) {
+  return run(
+    process.execPath,
+    ["-r", "ts-node/register/transpile-only", "scripts/seed-demo.ts", ...args],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        MONGODB_URI: process.env.TEST_MONGODB_URI!,
+        DB_NAME: app.config.dbName,
+        BCRYPT_COST: "4",
+        LOG_LEVEL: "silent",
+        ...env,
+      },
+    },
+  );
+}
+
+interface ListedMember {
+  id: string;
+  firstName: string;
+  lastName: string;
+  region: string;
+  province: string;
+  barangay: string;
+  mobilePhoneNumber: string;
+  status: string;
+  user: { email: string };
+  preferredBranches: { title: string }[];
+}
+
+async function list(query: Record<string, string | number | boolean>) {
+  const response = await app.http().get("/api/v1/members").query(query).set(bearer(admin));
+  expect(response.status).toBe(200);
+  return response.body as { data: ListedMember[]; pagination: { totalCount: number } };
+}
+
+test("seeds N Philippine-style members that the running service lists, searches and signs in", async () => {
+  const { stdout } = await seed(["150", "--seed=7"]);
+  expect(stdout).toMatch(/seeded 150 members/);
+
+  const all = await list({ includeArchived: true, limit: 100 });
+  expect(all.pagination.totalCount).toBe(150);
+  const regions = new Set(REGIONS.map((region) => region.name));
+  for (const member of all.data) {
+    expect(regions.has(member.region)).toBe(true);
+    expect(member.barangay.length).toBeGreaterThan(0);
+    expect(member.mobilePhoneNumber).toMatch(/^09\d{9}$/);
+    expect(member.user.email.endsWith(`@${DEMO_EMAIL_DOMAIN}`)).toBe(true);
+    expect(member.preferredBranches).toHaveLength(1);
+  }
+  const statuses = new Set(all.data.map((member) => member.status));
+  expect(statuses).toEqual(new Set(["PENDING", "APPROVED", "REJECTED"]));
+
+  const someone = all.data[17];
+  const byName = await list({ search: `${someone.firstName} ${someone.lastName}`.toUpperCase() });
+  expect(byName.data.map((member) => member.id)).toContain(someone.id);
+  const byMobile = await list({ search: someone.mobilePhoneNumber, includeArchived: true });
+  expect(byMobile.data.map((member) => member.id)).toContain(someone.id);
+
+  const session = await login(app, someone.user.email, DEMO_PASSWORD);
+  expect(session.token).toEqual(expect.any(String));
+});
+
+test("a second run adds to the first without clashing accounts", async () => {
+  const before = (await list({ includeArchived: true })).pagination.totalCount;
+  await seed(["20", "--seed=7"]);
+  const demo = await list({ search: `@${DEMO_EMAIL_DOMAIN}`, includeArchived: true });
+  expect(demo.pagination.totalCount).toBe(before + 20);
+});
+
+test("refuses a bad count and a production database, and changes nothing", async () => {
+  const before = (await list({ includeArchived: true })).pagination.totalCount;
+  await expect(seed(["lots"])).rejects.toMatchObject({
+    stderr: expect.stringContaining('members must be a whole number, got "lots"'),
+  });
+  await expect(
+    seed(["5"], { NODE_ENV: "production", JWT_SECRET: "x".repeat(40) }),
+  ).rejects.toMatchObject({
+    stderr: expect.stringContaining("Refusing to put demo data into a production database"),
+  });
+  expect((await list({ includeArchived: true })).pagination.totalCount).toBe(before);
+});
