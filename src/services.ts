@@ -2,6 +2,7 @@ import path from "node:path";
 import type { Connection } from "mongoose";
 import type { Config } from "./config";
 import { Claims } from "./db/claims";
+import { Locks } from "./db/locks";
 import type { Logger } from "./logger";
 import { Mailer } from "./mail/mailer";
 import { AuthService } from "./modules/auth/auth.service";
@@ -16,6 +17,10 @@ import { createBranchServiceModel } from "./modules/branch-services/branch-servi
 import { BranchServiceService } from "./modules/branch-services/branch-service.service";
 import { MemberDirectory } from "./modules/members/member-directory";
 import { createMemberModel } from "./modules/members/member.model";
+import { createOfficeHolderModel } from "./modules/offices/office-holder.model";
+import { OfficeHolderService } from "./modules/offices/office-holder.service";
+import { createOfficeModel } from "./modules/offices/office.model";
+import { OfficeService } from "./modules/offices/office.service";
 import { MemberService } from "./modules/members/member.service";
 import { createUserModel } from "./modules/users/user.model";
 import { UsersService } from "./modules/users/users.service";
@@ -33,6 +38,8 @@ export function createServices(
     sessions: createSessionModel(connection),
     branchServices: createBranchServiceModel(connection),
     members: createMemberModel(connection),
+    offices: createOfficeModel(connection),
+    officeHolders: createOfficeHolderModel(connection),
   };
   const mailer = new Mailer({
     smtpUrl: config.smtpUrl,
@@ -50,18 +57,28 @@ export function createServices(
   const tokens = new TokenService(jwtSecret, config.accessTokenTtlSeconds);
   const hasher = new PasswordHasher(config.bcryptCost);
   const claims = new Claims(connection);
+  const locks = new Locks(connection);
   const sessions = new SessionService(models.sessions, claims, config.refreshTokenTtlSeconds, log);
   const emailVerification = new EmailVerificationService(models.users, mailer, config.appUrl);
   const mfa = new MfaService(models.users, hasher, rateLimits, claims);
-  const members = new MemberService(
+  const members: MemberService = new MemberService(
     models.members,
     new MemberDirectory(connection, models.members),
     models.users,
     models.branchServices,
     claims,
+    locks,
+    (memberId: string): Promise<boolean> => officeHolders.holdsActiveOffice(memberId),
     mailer,
     log,
     config.appUrl,
+  );
+  const officeHolders: OfficeHolderService = new OfficeHolderService(
+    models.officeHolders,
+    models.offices,
+    members,
+    locks,
+    claims,
   );
   return {
     connection,
@@ -91,12 +108,18 @@ export function createServices(
     ),
     members,
     users: new UsersService(models.users, emailVerification, {
-      erasers: [(userId) => members.deleteAllOf(userId), (userId) => sessions.deleteAllOf(userId)],
+      erasers: [
+        (userId) => officeHolders.deleteAllOfUser(userId),
+        (userId) => members.deleteAllOf(userId),
+        (userId) => sessions.deleteAllOf(userId),
+      ],
       emailChanged: [(userId, email) => members.emailChanged(userId, email)],
     }),
     branchServices: new BranchServiceService(models.branchServices, (branchId) =>
       members.isBranchInUse(branchId),
     ),
+    offices: new OfficeService(models.offices, officeHolders, locks),
+    officeHolders,
     /** Lets queued mail go out and releases Redis; the connection belongs to the caller. */
     close: async () => {
       await Promise.all([mailer.close(), rateLimits.close()]);

@@ -87,9 +87,9 @@ async function startProcessEngine(
   argsFor: ArgsForPort,
   options: EngineOptions,
 ): Promise<Engine> {
-  const port = await freePort();
-  const debugPort = await freePort();
-  const uri = `mongodb://127.0.0.1:${port}`;
+  let port = await freePort();
+  let debugPort = await freePort();
+  let uri = `mongodb://127.0.0.1:${port}`;
   const logFile = path.join(ensureDir(options.dataDir), `${kind}.log`);
   let child: ChildProcess | undefined;
 
@@ -112,7 +112,19 @@ async function startProcessEngine(
     if (running) await terminate(running);
   };
 
-  await launch();
+  // A port found free can be taken by another process before the engine binds it: try others.
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await launch();
+      break;
+    } catch (error) {
+      await stop();
+      if (attempt === 3) throw error;
+      port = await freePort();
+      debugPort = await freePort();
+      uri = `mongodb://127.0.0.1:${port}`;
+    }
+  }
   const killOnExit = () => child?.kill("SIGKILL");
   process.once("exit", killOnExit);
   return {

@@ -4,6 +4,8 @@ import { buildSchema } from "type-graphql";
 import { AuthResolver } from "../modules/auth/auth.resolver";
 import { BranchServiceResolver } from "../modules/branch-services/branch-service.resolver";
 import { MemberResolver } from "../modules/members/member.resolver";
+import { OfficeHolderResolver } from "../modules/offices/office-holder.resolver";
+import { OfficeResolver } from "../modules/offices/office.resolver";
 import { UsersResolver } from "../modules/users/users.resolver";
 import { authChecker } from "./auth-checker";
 import { validateArguments } from "./validation";
@@ -12,6 +14,8 @@ export const resolvers = [
   AuthResolver,
   UsersResolver,
   MemberResolver,
+  OfficeResolver,
+  OfficeHolderResolver,
   BranchServiceResolver,
 ] as const;
 

@@ -1,4 +1,5 @@
 import type { Claims } from "../../db/claims";
+import type { Locks } from "../../db/locks";
 import { isDuplicateKeyError } from "../../db/errors";
 import { uuidv7 } from "../../db/uuid";
 import { oneOf } from "../../db/operators";
@@ -28,6 +29,15 @@ import {
 } from "./member.model";
 import { Member, type MemberUser } from "./member.type";
 
+/**
+ * The lock a member record's office appointments and its archive and status changes share,
+ * so a record cannot be archived or un-approved while an appointment of it is being made.
+ */
+export const memberLock = (memberId: string) => `member:${memberId}`;
+
+/** Tells whether a member record holds an office now; the offices module provides the real one. */
+export type OfficeCheck = (memberId: string) => Promise<boolean>;
+
 /** Membership applications and their review (contract §6). */
 export class MemberService {
   constructor(
@@ -36,6 +46,8 @@ export class MemberService {
     private readonly users: UserModel,
     private readonly branches: BranchServiceModel,
     private readonly claims: Claims,
+    private readonly locks: Locks,
+    private readonly holdsOffice: OfficeCheck,
     private readonly mailer: Mailer,
     private readonly log: Logger,
     private readonly appUrl: string | undefined,
@@ -93,6 +105,22 @@ export class MemberService {
     if (current.status === args.status) {
       throw new ConflictError(`The record is already ${args.status}`);
     }
+    // The decision stays relative to the state read here: change() claims its revision.
+    return this.locks.withLock(memberLock(args.id), async () => {
+      if (current.status === MemberStatus.APPROVED && (await this.holdsOffice(current._id))) {
+        throw new ConflictError(
+          "The member holds an office; end the appointment before changing the status",
+        );
+      }
+      return this.decide(caller, current, args);
+    });
+  }
+
+  private async decide(
+    caller: Caller,
+    current: MemberRecord,
+    args: UpdateMemberStatusArgs,
+  ): Promise<Member> {
     const reason = args.reason?.trim() || null;
     const updated = await this.change(
       current,
@@ -117,6 +145,17 @@ export class MemberService {
   async archive(id: string): Promise<Member> {
     const current = await this.find(id);
     if (current.archivedAt) throw new ConflictError("The record is already archived");
+    return this.locks.withLock(memberLock(id), async () => {
+      if (await this.holdsOffice(current._id)) {
+        throw new ConflictError(
+          "The member holds an office; end the appointment before archiving the record",
+        );
+      }
+      return this.archiveRecord(current);
+    });
+  }
+
+  private async archiveRecord(current: MemberRecord): Promise<Member> {
     const archivedAt = new Date();
     const updated = await this.change(
       current,
@@ -135,6 +174,25 @@ export class MemberService {
       "The applicant already has another pending or approved application",
     );
     return (await this.present([updated]))[0];
+  }
+
+  /** For office appointments: an APPROVED record that is not archived, with its name. */
+  async appointee(memberId: string): Promise<{ id: string; userId: string; name: string }> {
+    const record = await this.find(memberId);
+    if (record.archivedAt || record.status !== MemberStatus.APPROVED) {
+      throw new ConflictError(
+        "Only an APPROVED member record that is not archived can hold an office",
+      );
+    }
+    return {
+      id: record._id,
+      userId: record.userId,
+      name: `${record.firstName} ${record.lastName}`,
+    };
+  }
+
+  async assertExists(memberId: string): Promise<void> {
+    await this.find(memberId);
   }
 
   /** For the branch-of-service delete rule: does any member record name this branch? */

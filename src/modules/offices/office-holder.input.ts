@@ -1,0 +1,42 @@
+import { DateTimeISOResolver, UUIDResolver } from "graphql-scalars";
+import { ArgsType, Field } from "type-graphql";
+import { PageArgs } from "../../graphql/paging";
+
+/** POST /offices/{id}/holders */
+@ArgsType()
+export class AppointOfficeHolderArgs {
+  @Field(() => UUIDResolver, { description: "The office title" })
+  id!: string;
+
+  @Field(() => UUIDResolver, { description: "An APPROVED, active member record" })
+  memberId!: string;
+
+  @Field(() => DateTimeISOResolver, { description: "When the term starts" })
+  startDate!: Date;
+
+  @Field(() => DateTimeISOResolver, {
+    nullable: true,
+    description: "When the term ends (after startDate); none for an open-ended term",
+  })
+  endDate?: Date | null;
+}
+
+/** PATCH /offices/{id}/holders/{holderId}/end */
+@ArgsType()
+export class EndOfficeHolderArgs {
+  @Field(() => UUIDResolver, { description: "The office title" })
+  id!: string;
+
+  @Field(() => UUIDResolver)
+  holderId!: string;
+}
+
+/** GET /offices/{id}/holders and GET /members/{id}/offices; `search` matches the holder's name. */
+@ArgsType()
+export class HolderListArgs extends PageArgs {
+  @Field(() => UUIDResolver, { description: "The office title, or the member record" })
+  id!: string;
+
+  @Field({ defaultValue: false, description: "Also list ended and expired appointments" })
+  includeEnded!: boolean;
+}

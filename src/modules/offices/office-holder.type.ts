@@ -1,0 +1,75 @@
+import { DateTimeISOResolver } from "graphql-scalars";
+import { Field, ID, ObjectType } from "type-graphql";
+import { PageType, PayloadType } from "../../graphql/envelopes";
+import { OfficeLevel } from "./office-level";
+import { isActive, type OfficeHolderRecord } from "./office-holder.model";
+import type { OfficeRecord } from "./office.model";
+
+@ObjectType("OfficeHolderMember", {
+  description: "Who holds an office: the member record's id and name, nothing more",
+})
+export class OfficeHolderMember {
+  @Field(() => ID)
+  id!: string;
+
+  @Field()
+  name!: string;
+}
+
+@ObjectType("OfficeHolderOffice", { description: "The office an appointment is to" })
+export class OfficeHolderOffice {
+  @Field(() => ID)
+  id!: string;
+
+  @Field()
+  name!: string;
+
+  @Field(() => OfficeLevel)
+  level!: OfficeLevel;
+}
+
+@ObjectType("OfficeHolder", { description: "An appointment of a member to an office title" })
+export class OfficeHolder {
+  @Field(() => ID)
+  id!: string;
+
+  @Field(() => OfficeHolderOffice)
+  office!: OfficeHolderOffice;
+
+  @Field(() => OfficeHolderMember)
+  member!: OfficeHolderMember;
+
+  @Field(() => DateTimeISOResolver)
+  startDate!: Date;
+
+  @Field(() => DateTimeISOResolver, { nullable: true, description: "Planned end of the term" })
+  endDate!: Date | null;
+
+  @Field(() => DateTimeISOResolver, { nullable: true, description: "When it was ended" })
+  endedAt!: Date | null;
+
+  @Field({ description: "Counts against maxSlots: not ended and not past its end date" })
+  isActive!: boolean;
+
+  @Field(() => DateTimeISOResolver, { description: "When the appointment was made" })
+  createdAt!: Date;
+
+  static from(
+    record: OfficeHolderRecord,
+    office: Pick<OfficeRecord, "_id" | "name" | "level">,
+  ): OfficeHolder {
+    return Object.assign(new OfficeHolder(), {
+      id: record._id,
+      office: { id: office._id, name: office.name, level: office.level },
+      member: { id: record.memberId, name: record.name },
+      startDate: record.startDate,
+      endDate: record.endDate ?? null,
+      endedAt: record.endedAt ?? null,
+      isActive: isActive(record),
+      createdAt: record.createdAt,
+    });
+  }
+}
+
+export const OfficeHolderPayload = PayloadType(OfficeHolder, "OfficeHolderPayload");
+export const OfficeHolderPage = PageType(OfficeHolder, "OfficeHolderPage");
