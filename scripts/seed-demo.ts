@@ -49,7 +49,8 @@ async function main(): Promise<void> {
     });
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     console.log(
-      `seeded ${result.members} members and accounts, ${result.branches} branches of service ` +
+      `seeded ${result.members} members and accounts, ${result.branches} branches of service, ` +
+        `${result.offices} office titles with ${result.holders} holders ` +
         `into "${config.dbName}" in ${seconds} s; demo accounts sign in with ${DEMO_PASSWORD}`,
     );
   } finally {

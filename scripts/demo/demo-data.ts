@@ -26,6 +26,7 @@ import {
   SCHOOLS,
   SKILLS,
 } from "./people";
+import { seedDemoOffices, type DemoAppointee } from "./demo-offices";
 import { BARANGAYS, REGIONS, STREETS } from "./places";
 
 /** Every demo account signs in with this password (the data is fiction, the hash real). */
@@ -47,7 +48,12 @@ export interface DemoSeedResult {
   branches: number;
   users: number;
   members: number;
+  offices: number;
+  holders: number;
 }
+
+/** Enough approved members to staff every demo office. */
+const MAX_APPOINTEES = 2000;
 
 /** A small deterministic PRNG (mulberry32), so a seed always yields the same people. */
 export function randomSource(seed: number) {
@@ -69,7 +75,7 @@ type Random = ReturnType<typeof randomSource>;
 
 /**
  * Fills a database with the branches of service, one verified MEMBER account per applicant and
- * its membership application, in batches. Writes the stored shape directly (as the service
+ * its membership application, in batches, then the office titles, staffed by approved members. Writes the stored shape directly (as the service
  * would have), because going through the API with bcrypt per account would take hours.
  */
 export async function seedDemo(
@@ -86,6 +92,7 @@ export async function seedDemo(
   const passwordHash = await bcrypt.hash(DEMO_PASSWORD, options.bcryptCost);
   const reviewerId = await ensureReviewer(users, passwordHash);
   const offset = await users.estimatedDocumentCount();
+  const appointees: DemoAppointee[] = [];
   const batchSize = options.batchSize ?? 1000;
   const spanMs = (options.spanDays ?? 3 * 365) * 86_400_000;
   const start = Date.now() - spanMs;
@@ -106,11 +113,31 @@ export async function seedDemo(
       people.map((person) => person.member),
       { lean: true },
     );
+    for (const { member } of people) {
+      if (
+        appointees.length < MAX_APPOINTEES &&
+        member.status === MemberStatus.APPROVED &&
+        !member.archivedAt
+      ) {
+        appointees.push({
+          memberId: member._id,
+          userId: member.userId,
+          name: `${member.firstName} ${member.lastName}`,
+        });
+      }
+    }
     options.progress?.(first + count, options.members);
   }
+  const staffed = await seedDemoOffices(connection, appointees, reviewerId);
   // Running instances read every record again; they missed these writes.
   await new MemberDirectory(connection, members).bulkChanged();
-  return { branches: branchIds.length, users: options.members, members: options.members };
+  return {
+    branches: branchIds.length,
+    users: options.members,
+    members: options.members,
+    offices: staffed.offices,
+    holders: staffed.holders,
+  };
 }
 
 /** Decisions need a reviewer: the first administrator, or a demo one when there is none. */

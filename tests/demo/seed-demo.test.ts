@@ -86,6 +86,29 @@ test("seeds N Philippine-style members that the running service lists, searches 
   expect(session.token).toEqual(expect.any(String));
 });
 
+test("staffs the hierarchy of office titles with approved demo members", async () => {
+  const offices = await app
+    .http()
+    .get("/api/v1/offices")
+    .query({ sortBy: "level", sortOrder: "asc", limit: 100 })
+    .set(bearer(admin));
+  expect(offices.status).toBe(200);
+  expect(offices.body.pagination.totalCount).toBeGreaterThan(100);
+  const chief = offices.body.data[0];
+  expect(chief).toMatchObject({ name: "Chief Chaplain", level: "CHIEF_CHAPLAIN", maxSlots: 1 });
+  expect(chief.activeHolders).toBe(1);
+
+  const holders = await app.http().get(`/api/v1/offices/${chief.id}/holders`).set(bearer(admin));
+  const holder = holders.body.data[0];
+  const record = await app
+    .http()
+    .get(`/api/v1/members/${holder.member.id}/offices`)
+    .set(bearer(admin));
+  expect(record.body.data.map((entry: { id: string }) => entry.id)).toContain(holder.id);
+  const approved = await list({ status: "APPROVED", search: holder.member.name, limit: 100 });
+  expect(approved.data.map((member) => member.id)).toContain(holder.member.id);
+});
+
 test("a second run adds to the first without clashing accounts", async () => {
   const before = (await list({ includeArchived: true })).pagination.totalCount;
   await seed(["20", "--seed=7"]);
