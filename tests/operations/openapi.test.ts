@@ -121,6 +121,34 @@ describe("the accounts paths in OpenAPI", () => {
   });
 });
 
+describe("parameters with defaults and path parameters", () => {
+  type Operation = {
+    parameters?: { name: string; in: string; required?: boolean; schema?: { default?: unknown } }[];
+    requestBody?: { content: { "application/json": { schema: { properties?: object } } } };
+  };
+  const operation = (path: string, method: string) =>
+    (doc.paths[path] as unknown as Record<string, Operation>)[method];
+
+  it("marks arguments with a default optional and shows the default", () => {
+    const parameters = operation("/offices", "get").parameters ?? [];
+    const byName = Object.fromEntries(parameters.map((p) => [p.name, p]));
+    expect(byName.page).toMatchObject({ required: false, schema: { default: 1 } });
+    expect(byName.limit).toMatchObject({ required: false, schema: { default: 10 } });
+    expect(byName.sortBy).toMatchObject({ required: false, schema: { default: "createdAt" } });
+    expect(byName.sortOrder).toMatchObject({ required: false, schema: { default: "desc" } });
+    const holders = operation("/offices/{id}/holders", "get").parameters ?? [];
+    expect(holders.find((p) => p.name === "id")).toMatchObject({ in: "path", required: true });
+  });
+
+  it("does not ask for path parameters in the body, nor for a body that would be empty", () => {
+    expect(operation("/offices/{id}/holders/{holderId}/end", "patch").requestBody).toBeUndefined();
+    const update = operation("/offices/{id}", "put").requestBody;
+    const properties = Object.keys(update?.content["application/json"].schema.properties ?? {});
+    expect(properties).toContain("maxSlots");
+    expect(properties).not.toContain("id");
+  });
+});
+
 describe("explorers served from local files", () => {
   it("serves Swagger UI and its assets without any external URL", async () => {
     const page = await app.http().get("/api/v1/docs/");

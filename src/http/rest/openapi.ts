@@ -1,3 +1,4 @@
+import type { GraphQLSchema } from "graphql";
 import { accessOf } from "../../graphql/access";
 import { API_BASE, fieldOf, REST_ROUTES, type RestRoute } from "./rest-routes";
 
@@ -29,7 +30,7 @@ export const OPENAPI_SCALARS = {
  * nothing of our auth, error envelope or 204s; this adds them, so the document stays true
  * to what the server answers.
  */
-export function completeOpenApi(generated: Json): Json {
+export function completeOpenApi(generated: Json, schema: GraphQLSchema): Json {
   const doc = structuredClone(generated) as Json & {
     paths: Record<string, Record<string, Json>>;
     components: Json;
@@ -53,6 +54,7 @@ export function completeOpenApi(generated: Json): Json {
     const operation = doc.paths[openApiPath]?.[route.method.toLowerCase()];
     if (!operation) throw new Error(`OpenAPI document lacks ${route.method} ${openApiPath}`);
     describeOperation(operation, route);
+    markDefaults(operation, route, schema);
   }
   return doc;
 }
@@ -108,6 +110,39 @@ function describeCookie(success: Json, effect: keyof typeof COOKIE_EFFECT): void
 }
 
 /**
+ * An argument with a default (page, limit, sortBy…) may be left out. Sofa marks every
+ * non-null argument required, and in GraphQL an argument with a default is non-null.
+ */
+function markDefaults(operation: Json, route: RestRoute, schema: GraphQLSchema): void {
+  const { kind, field } = fieldOf(route);
+  const root = kind === "Query" ? schema.getQueryType() : schema.getMutationType();
+  const defaults = new Map(
+    (root?.getFields()[field]?.args ?? [])
+      .filter((arg) => arg.defaultValue !== undefined)
+      .map((arg) => [arg.name, arg.defaultValue]),
+  );
+  const parameters = (operation.parameters ?? []) as {
+    name: string;
+    required?: boolean;
+    schema?: Json;
+  }[];
+  for (const parameter of parameters) {
+    if (!defaults.has(parameter.name)) continue;
+    parameter.required = false;
+    parameter.schema = { ...parameter.schema, default: defaults.get(parameter.name) };
+  }
+  const body = bodySchemaOf(operation);
+  if (body?.required) body.required = body.required.filter((name) => !defaults.has(name));
+}
+
+function bodySchemaOf(operation: Json): { properties?: Json; required?: string[] } | undefined {
+  const body = operation.requestBody as
+    | { content?: Record<string, { schema?: { properties?: Json; required?: string[] } }> }
+    | undefined;
+  return body?.content?.["application/json"]?.schema;
+}
+
+/**
  * Sofa documents a body route's arguments twice, in the body and as query parameters; the
  * server reads them from the body only, except the route's declared query arguments.
  */
@@ -117,14 +152,14 @@ function placeBodyArguments(operation: Json, route: RestRoute): void {
   operation.parameters = parameters.filter(
     (parameter) => parameter.in === "path" || inQuery.includes(parameter.name),
   );
-  const body = operation.requestBody as
-    | { content?: Record<string, { schema?: { properties?: Json; required?: string[] } }> }
-    | undefined;
-  const schema = body?.content?.["application/json"]?.schema;
-  for (const name of inQuery) {
+  // Path parameters are not read from the body either.
+  const inPath = [...route.path.matchAll(/:(\w+)/g)].map((match) => match[1]);
+  const schema = bodySchemaOf(operation);
+  for (const name of [...inQuery, ...inPath]) {
     if (schema?.properties) delete schema.properties[name];
     if (schema?.required) schema.required = schema.required.filter((field) => field !== name);
   }
+  if (schema && Object.keys(schema.properties ?? {}).length === 0) delete operation.requestBody;
 }
 
 function errorSchemas(): Json {

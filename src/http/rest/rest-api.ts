@@ -88,7 +88,7 @@ export function createRestApi(options: RestApiOptions): {
       ...chain,
     );
   }
-  const openApi = completeOpenApi(sofa.openAPIDocument);
+  const openApi = completeOpenApi(sofa.openAPIDocument, options.schema);
   router.get("/openapi.json", (_req, res) => {
     res.json(openApi);
   });
