@@ -3,7 +3,7 @@ import { ApolloServerPluginLandingPageDisabled } from "@apollo/server/plugin/dis
 import type { GraphQLFormattedError, GraphQLSchema } from "graphql";
 import { recognise, toErrorResponse } from "../errors/error-mapper";
 import type { RequestContext } from "./context";
-import { complexityLimitPlugin, queryLimitRules } from "./query-limits";
+import { complexityLimitPlugin, MAX_TOKENS, queryLimitRules } from "./query-limits";
 
 export interface GraphqlServerOptions {
   schema: GraphQLSchema;
@@ -22,6 +22,7 @@ export function createGraphqlServer(options: GraphqlServerOptions): ApolloServer
     introspection: options.introspection,
     allowBatchedHttpRequests: false,
     validationRules: queryLimitRules(),
+    parseOptions: { maxTokens: MAX_TOKENS },
     includeStacktraceInErrorResponses: false,
     csrfPrevention: true,
     // Shutdown is ours (src/main.ts): Apollo would re-raise SIGTERM and kill the process mid-drain.

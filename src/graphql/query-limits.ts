@@ -2,6 +2,7 @@ import {
   GraphQLError,
   Kind,
   type ASTVisitor,
+  type FieldNode,
   type GraphQLSchema,
   type SelectionSetNode,
   type ValidationContext,
@@ -12,6 +13,11 @@ import { MAX_PAGE_LIMIT } from "./paging";
 import { fieldExtensionsEstimator, getComplexity } from "graphql-query-complexity";
 
 export const MAX_QUERY_DEPTH = 10;
+/** graphql-armor's defaults: aliases and directives are cheap to write and costly to run. */
+export const MAX_ALIASES = 15;
+export const MAX_DIRECTIVES = 50;
+/** A document longer than this many tokens is refused by the parser before anything else. */
+export const MAX_TOKENS = 2_000;
 /** A full page (100 records, every field) costs about 1 500; a few such lists fit. */
 export const MAX_QUERY_COMPLEXITY = 5_000;
 
@@ -20,7 +26,38 @@ export const MAX_QUERY_COMPLEXITY = 5_000;
  * cannot make the server walk an unbounded tree. List fields cost their page size.
  */
 export function queryLimitRules(): ValidationRule[] {
-  return [depthLimit(MAX_QUERY_DEPTH)];
+  return [
+    depthLimit(MAX_QUERY_DEPTH),
+    countLimit("aliases", MAX_ALIASES, (field) => (field.alias ? 1 : 0)),
+    countLimit("directives", MAX_DIRECTIVES, (field) => field.directives?.length ?? 0),
+  ];
+}
+
+/** Refuses a document with more than `maximum` of something counted on its fields (`what`, plural). */
+export function countLimit(
+  what: string,
+  maximum: number,
+  countIn: (field: FieldNode) => number,
+): ValidationRule {
+  return (context: ValidationContext): ASTVisitor => {
+    let count = 0;
+    return {
+      Field(node) {
+        count += countIn(node);
+      },
+      Document: {
+        leave(node) {
+          if (count > maximum) {
+            context.reportError(
+              new GraphQLError(`The document has ${count} ${what}; the limit is ${maximum}`, {
+                nodes: [node],
+              }),
+            );
+          }
+        },
+      },
+    };
+  };
 }
 
 export function depthLimit(maxDepth: number): ValidationRule {

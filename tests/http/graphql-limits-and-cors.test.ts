@@ -1,6 +1,12 @@
 import { parse, validate } from "graphql";
 import { buildAppSchema } from "../../src/graphql/schema";
-import { depthLimit, MAX_QUERY_DEPTH } from "../../src/graphql/query-limits";
+import {
+  depthLimit,
+  MAX_ALIASES,
+  MAX_DIRECTIVES,
+  MAX_QUERY_DEPTH,
+  MAX_TOKENS,
+} from "../../src/graphql/query-limits";
 import { startTestApp, type TestApp } from "../support/test-app";
 
 let app: TestApp;
@@ -31,8 +37,9 @@ describe("/graphql limits", () => {
 
   it("refuses a document whose estimated cost is over the limit", async () => {
     const aliases = Array.from(
-      { length: 30 },
-      (_, i) => `a${i}: branchServices(limit: 100) { data { id title } }`,
+      { length: MAX_ALIASES },
+      (_, i) =>
+        `a${i}: branchServices(limit: 100) { data { id title description memberId createdAt updatedAt sections { id title type items { content } } } }`,
     ).join("\n");
     const response = await app
       .http()
@@ -40,6 +47,42 @@ describe("/graphql limits", () => {
       .send({ query: `{ ${aliases} }` });
     expect(response.status).toBe(400);
     expect(response.body.errors[0].message).toMatch(/complexity/i);
+  });
+
+  it("refuses more than 15 aliases and lets 15 through", async () => {
+    const document = (count: number) =>
+      `{ ${Array.from({ length: count }, (_, i) => `a${i}: branchServices { code }`).join(" ")} }`;
+    const allowed = await app
+      .http()
+      .post("/graphql")
+      .send({ query: document(MAX_ALIASES) });
+    expect(allowed.status).toBe(200);
+    const refused = await app
+      .http()
+      .post("/graphql")
+      .send({ query: document(MAX_ALIASES + 1) });
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors[0].message).toBe("The document has 16 aliases; the limit is 15");
+  });
+
+  it("refuses more than 50 directives", async () => {
+    const fields = Array.from({ length: MAX_DIRECTIVES + 1 }, () => "code @include(if: true)");
+    const response = await app
+      .http()
+      .post("/graphql")
+      .send({ query: `{ branchServices { ${fields.join(" ")} } }` });
+    expect(response.status).toBe(400);
+    expect(response.body.errors[0].message).toMatch(/51 directives; the limit is 50/);
+  });
+
+  it("refuses a document of more than 2 000 tokens before parsing it all", async () => {
+    const padding = Array.from({ length: MAX_TOKENS }, () => "code").join(" ");
+    const response = await app
+      .http()
+      .post("/graphql")
+      .send({ query: `{ branchServices { ${padding} } }` });
+    expect(response.status).toBe(400);
+    expect(response.body.errors[0].message).toMatch(/more th\w+ 2000 tokens/);
   });
 
   it("refuses batched requests", async () => {
