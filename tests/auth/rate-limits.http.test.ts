@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import Redis from "ioredis";
 import type { Response } from "supertest";
 import { ForgotPasswordDocument, LoginDocument } from "../graphql/generated";
-import { BOOTSTRAP_ADMIN, buildUser, uniqueEmail } from "../support/factories";
+import { BOOTSTRAP_ADMIN, bearer, buildUser, uniqueEmail } from "../support/factories";
 import { verificationCodeIn } from "../support/mailbox";
 import { startTestApp, type TestApp } from "../support/test-app";
 
@@ -290,6 +290,15 @@ describe("two instances sharing Redis (REDIS_URL, same database)", () => {
       await login(first, BOOTSTRAP_ADMIN.email, BOOTSTRAP_ADMIN.password),
       LOCKOUT_SECONDS,
     );
+  });
+
+  it("refuses on the other instance at once a token logged out on one", async () => {
+    const user = await buildUser(first);
+    expect((await second.http().get("/api/v1/users/current").set(bearer(user))).status).toBe(200);
+    expect((await first.http().delete("/api/v1/auth/logout").set(bearer(user))).status).toBe(200);
+    const refused = await second.http().get("/api/v1/users/current").set(bearer(user));
+    expect(refused.status).toBe(401);
+    expect(refused.body.code).toBe("UNAUTHENTICATED");
   });
 
   it("shares an account bucket: 2 calls on one, 1 on the other, the 4th is refused on both", async () => {
