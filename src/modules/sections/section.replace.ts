@@ -30,7 +30,7 @@ export function replaceSections(
         errors.push({ path: `sections.${index}.id`, message: "section id given twice" });
       seen.add(input.id);
     }
-    if (rules.titleRequired && input.title === undefined) {
+    if (rules.titleRequired && (input.title === undefined || input.title === null)) {
       errors.push({ path: `sections.${index}.title`, message: "title is required" });
     }
     return toRecord(input);
