@@ -1,5 +1,11 @@
 import { GraphQLError } from "graphql";
-import { AppError, ServiceUnavailableError, ValidationError, type FieldError } from "./app-errors";
+import {
+  AppError,
+  BadRequestError,
+  ServiceUnavailableError,
+  ValidationError,
+  type FieldError,
+} from "./app-errors";
 
 export interface ErrorBody {
   code: string;
@@ -41,14 +47,18 @@ export function toErrorResponse(error: unknown, options: ErrorMappingOptions): E
 }
 
 /** Our own errors, wherever GraphQL wrapped them, plus the client and database failures we can name. */
-export function recognise(error: unknown): AppError | undefined {
+export function recognise(error: unknown, outermost = true): AppError | undefined {
   if (error instanceof AppError) return error;
   if (error instanceof GraphQLError) {
     if (error.originalError && error.originalError !== error) {
-      const inner = recognise(error.originalError);
+      const inner = recognise(error.originalError, false);
       if (inner) return inner;
     }
-    return fromGraphQLRequestError(error);
+    const known = fromGraphQLRequestError(error);
+    if (known || !outermost) return known;
+    // Raised by GraphQL itself before any resolver ran (e.g. a subscription the schema lacks).
+    if (!error.originalError && !error.path) return new BadRequestError(error.message);
+    return undefined;
   }
   if (isDatabaseUnavailable(error)) return new ServiceUnavailableError();
   return undefined;
@@ -67,9 +77,13 @@ function fromGraphQLRequestError(error: GraphQLError): AppError | undefined {
     const reason = error.message.replace(/^Variable "\$\w+" (got invalid value .*?; )?/, "");
     return ValidationError.field(path, sentence(reason));
   }
-  const status = error.extensions?.http?.status;
-  if (status === 400 || error.extensions?.code === "GRAPHQL_VALIDATION_FAILED") {
+  if (error.extensions?.code === "GRAPHQL_VALIDATION_FAILED") {
     return ValidationError.field("", error.message);
+  }
+  // Apollo's refusals of a request (no query, a mutation over GET, CSRF, batching) carry a 4xx.
+  const status = error.extensions?.http?.status;
+  if (typeof status === "number" && status >= 400 && status < 500) {
+    return new BadRequestError(error.message);
   }
   return undefined;
 }

@@ -140,5 +140,7 @@ function translateExpressError(error: unknown): unknown {
     return new PayloadTooLargeError("The request body exceeds 1 MiB");
   if (type === "entity.parse.failed")
     return new BadRequestError("The request body is not valid JSON");
+  // A path with a broken percent-escape (`/offices/%zz`): the router cannot decode it.
+  if (error instanceof URIError) return new BadRequestError("The path is not validly encoded");
   return error;
 }
