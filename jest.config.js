@@ -17,6 +17,7 @@ module.exports = {
   ],
   globalSetup: "<rootDir>/tests/support/global-setup.ts",
   globalTeardown: "<rootDir>/tests/support/global-teardown.ts",
+  testSequencer: "<rootDir>/tests/support/test-sequencer.js",
   setupFiles: ["reflect-metadata"],
   testTimeout: 30000,
   maxWorkers: 2,

@@ -15,11 +15,16 @@ const REDACT_PATHS = [
   "*.token",
 ];
 
-export function createLogger(config: Pick<Config, "logLevel" | "nodeEnv">): Logger {
-  return pino({
+/** Structured JSON lines on stdout, or on `destination` (the tests keep each app's in a file). */
+export function createLogger(
+  config: Pick<Config, "logLevel" | "nodeEnv">,
+  destination?: pino.DestinationStream,
+): Logger {
+  const options = {
     level: config.logLevel,
     base: { service: "chaplaincy-membership" },
     redact: { paths: REDACT_PATHS, censor: "[redacted]" },
     timestamp: pino.stdTimeFunctions.isoTime,
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }

@@ -18,6 +18,7 @@ export default async function globalSetup(): Promise<void> {
   });
   process.env.TEST_MONGODB_URI = engine.uri;
   process.env.TEST_DATA_DIR = dataDir;
+  process.env.TEST_LOG_DIR = path.join(dataDir, "logs");
   globalThis.__ENGINE__ = engine;
   globalThis.__ENGINE_DIR__ = dataDir;
 }

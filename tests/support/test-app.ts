@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { print } from "graphql";
 import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
+import pino from "pino";
 import supertest from "supertest";
 import { loadConfig, type Config } from "../../src/config";
 import { connectDatabase } from "../../src/db/connection";
@@ -48,6 +49,17 @@ export const RELAXED_LIMITS = {
 };
 
 /**
+ * Every app of the run logs at debug level into its own file under TEST_LOG_DIR (set by the
+ * global setup), so tests/logs/log-secrets.test.ts and the global teardown can scan the logs
+ * of the whole suite for the secrets the tests used.
+ */
+function captureLogs(dbName: string): (pino.DestinationStream & { end(): void }) | undefined {
+  const dir = process.env.TEST_LOG_DIR;
+  if (!dir) return undefined;
+  return pino.destination({ dest: path.join(dir, `${dbName}.log`), sync: true, mkdir: true });
+}
+
+/**
  * The real app on a real HTTP port against the run's engine, in a database of this test
  * file's own (dropped on close), so files run alone or together without seeing each other.
  * Mail goes to an SMTP server inside the test process.
@@ -77,7 +89,11 @@ export async function startTestApp(
     ...env,
   });
   const connection = await connectDatabase({ uri, dbName: config.dbName });
-  const running = await startServer(config, createLogger(config), connection);
+  const logFile = captureLogs(config.dbName);
+  const log = logFile
+    ? createLogger({ ...config, logLevel: "debug" }, logFile)
+    : createLogger(config);
+  const running = await startServer(config, log, connection);
   return {
     url: running.url,
     config,
@@ -97,6 +113,7 @@ export async function startTestApp(
       await mail.close();
       await connection.dropDatabase();
       await connection.close();
+      logFile?.end();
     },
   };
 }
