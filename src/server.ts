@@ -38,7 +38,13 @@ export async function startServer(
   warmUpDirectories(services, log);
   const schema = await buildAppSchema();
   const parts = await createApp(config, services, schema, log);
-  const server = http.createServer(parts.app);
+  let draining = false;
+  const server = http.createServer((req, res) => {
+    // After a shutdown began, a request on a kept-alive connection is refused and the
+    // connection closed, so a proxy's pool cannot keep a stopping instance alive.
+    if (draining) return refuseWhileDraining(res);
+    parts.app(req, res);
+  });
   // Keep-alive sockets must not outlive a shutdown; requests get a bounded time.
   server.requestTimeout = 30_000;
   server.headersTimeout = 10_000;
@@ -50,8 +56,14 @@ export async function startServer(
     url: `http://127.0.0.1:${port}`,
     services,
     close: async () => {
+      draining = true;
       await new Promise<void>((resolve) => {
-        server.close(() => resolve());
+        // Connections busy now become idle later; close each as soon as it is.
+        const sweep = setInterval(() => server.closeIdleConnections(), 100);
+        server.close(() => {
+          clearInterval(sweep);
+          resolve();
+        });
         server.closeIdleConnections();
       });
       await parts.stop();
@@ -70,6 +82,11 @@ function warmUpDirectories(services: Services, log: Logger): void {
     .warmUp()
     .then(() => log.info({ ms: Date.now() - started }, "member directory loaded"))
     .catch((error: unknown) => log.warn({ err: error }, "member directory not loaded yet"));
+}
+
+function refuseWhileDraining(res: http.ServerResponse): void {
+  res.writeHead(503, { "content-type": "application/json", connection: "close" });
+  res.end(JSON.stringify({ code: "SERVICE_UNAVAILABLE", message: "The service is shutting down" }));
 }
 
 /** The embedded or configured database, connected. */

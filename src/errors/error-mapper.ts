@@ -98,12 +98,27 @@ function sentence(text: string): string {
 }
 
 function isDatabaseUnavailable(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
+  // Not `instanceof Error`: errors raised by Node's own sockets may come from another realm.
+  if (typeof error !== "object" || error === null) return false;
+  const { name, message } = error as { name?: unknown; message?: unknown };
+  if (typeof name !== "string" || typeof message !== "string") return false;
   return (
     /^Mongo(ose)?(ServerSelection|Network|NetworkTimeout|NotConnected|TopologyClosed|PoolCleared)Error$/.test(
-      error.name,
-    ) || /buffering timed out|Client must be connected|connection .* closed/i.test(error.message)
+      name,
+    ) ||
+    /buffering timed out|Client must be connected|connection .* closed/i.test(message) ||
+    isBrokenConnection(error)
   );
+}
+
+/**
+ * A write on a pooled connection the engine has just closed: the driver (mongodb 7.8) passes
+ * the socket's raw EPIPE/ECONNRESET on instead of a MongoNetworkError. Requests only ever talk
+ * to the database (mail and Redis never fail a request), so a broken socket is the database.
+ */
+function isBrokenConnection(error: object): boolean {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === "EPIPE" || code === "ECONNRESET";
 }
 
 /** True for errors nobody planned for: these are logged in full and answered with a 500. */
