@@ -39,10 +39,16 @@ export async function startServer(
   const schema = await buildAppSchema();
   const parts = await createApp(config, services, schema, log);
   let draining = false;
+  const served = new WeakSet<object>();
   const server = http.createServer((req, res) => {
-    // After a shutdown began, a request on a kept-alive connection is refused and the
-    // connection closed, so a proxy's pool cannot keep a stopping instance alive.
-    if (draining) return refuseWhileDraining(res);
+    if (draining) {
+      // A connection that already had its answer is a kept-alive one being reused: refuse, so
+      // a proxy's pool cannot keep a stopping instance alive. A connection's first request was
+      // on its way when the shutdown began: serve it, then close.
+      if (served.has(req.socket)) return refuseWhileDraining(res);
+      res.setHeader("connection", "close");
+    }
+    served.add(req.socket);
     parts.app(req, res);
   });
   // Keep-alive sockets must not outlive a shutdown; requests get a bounded time.
