@@ -106,7 +106,9 @@ function isDatabaseUnavailable(error: unknown): boolean {
     /^Mongo(ose)?(ServerSelection|Network|NetworkTimeout|NotConnected|TopologyClosed|PoolCleared)Error$/.test(
       name,
     ) ||
-    /buffering timed out|Client must be connected|connection .* closed|context canceled/i.test(message) ||
+    /buffering timed out|Client must be connected|connection .* closed|context canceled/i.test(
+      message,
+    ) ||
     isBrokenConnection(error)
   );
 }
