@@ -3,6 +3,7 @@ import http from "node:http";
 import type { Connection } from "mongoose";
 import type { Config } from "./config";
 import { connectDatabase } from "./db/connection";
+import { watchConnection } from "./db/connection-watchdog";
 import { startEngine, type Engine } from "./db/engine";
 import { buildAppSchema } from "./graphql/schema";
 import { createApp } from "./http/app";
@@ -95,7 +96,7 @@ function refuseWhileDraining(res: http.ServerResponse): void {
   res.end(JSON.stringify({ code: "SERVICE_UNAVAILABLE", message: "The service is shutting down" }));
 }
 
-/** The embedded or configured database, connected. */
+/** The embedded or configured database, connected, with a watchdog on the driver (see connection-watchdog). */
 export async function openDatabase(
   config: Config,
   log: Logger,
@@ -106,5 +107,6 @@ export async function openDatabase(
     log: (message) => log.info(message),
   });
   const connection = await connectDatabase({ uri: engine.uri, dbName: config.dbName });
+  watchConnection(connection, { uri: engine.uri, log });
   return { engine, connection };
 }

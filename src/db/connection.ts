@@ -12,13 +12,18 @@ export interface DatabaseOptions {
 /** How long an operation may wait for a lost database before failing with 503 instead of hanging. */
 const SERVER_SELECTION_TIMEOUT_MS = 2_000;
 
+/** Driver options every client of `uri` needs, the service's own and short-lived probes. */
+export function clientOptionsFor(uri: string): { directConnection: boolean } {
+  // FerretDB v1 and a single mongod are not replica sets; talk to the one server directly
+  // unless the URI names a replica set.
+  return { directConnection: !/replicaSet=|mongodb\+srv:/.test(uri) };
+}
+
 export async function connectDatabase(options: DatabaseOptions): Promise<Connection> {
   const connection = mongoose.createConnection(options.uri, {
+    ...clientOptionsFor(options.uri),
     dbName: options.dbName,
     serverSelectionTimeoutMS: SERVER_SELECTION_TIMEOUT_MS,
-    // FerretDB v1 and a single mongod are not replica sets; talk to the one server directly
-    // unless the URI names a replica set.
-    directConnection: !/replicaSet=|mongodb\+srv:/.test(options.uri),
     autoIndex: true,
   });
   await connection.asPromise();
