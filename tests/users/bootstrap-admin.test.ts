@@ -31,4 +31,15 @@ describe("bootstrap administrator", () => {
     );
     expect(await app.services.models.users.countDocuments({ email: "chief@example.org" })).toBe(1);
   });
+
+  it("is created exactly once when several instances start together on an empty database", async () => {
+    const users = app.services.models.users;
+    await users.deleteMany({ email: "chief@example.org" });
+    const log = createLogger(app.config);
+    const starts = Array.from({ length: 5 }, () =>
+      ensureBootstrapAdmin(users, app.config.admin, 4, log),
+    );
+    await expect(Promise.all(starts)).resolves.toHaveLength(5);
+    expect(await users.countDocuments({ email: "chief@example.org" })).toBe(1);
+  });
 });

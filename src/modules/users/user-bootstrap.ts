@@ -1,6 +1,7 @@
 import bcrypt from "bcryptjs";
 import type { Logger } from "pino";
 import type { Config } from "../../config";
+import { isDuplicateKeyError } from "../../db/errors";
 import { Role } from "./role";
 import type { UserModel } from "./user.model";
 
@@ -13,12 +14,19 @@ export async function ensureBootstrapAdmin(
 ): Promise<void> {
   if (!admin) return;
   if (await users.exists({ email: admin.email })) return;
-  await users.create({
-    name: admin.name,
-    email: admin.email,
-    passwordHash: await bcrypt.hash(admin.password, bcryptCost),
-    role: Role.ADMIN,
-    isEmailVerified: true,
-  });
+  try {
+    await users.create({
+      name: admin.name,
+      email: admin.email,
+      passwordHash: await bcrypt.hash(admin.password, bcryptCost),
+      role: Role.ADMIN,
+      isEmailVerified: true,
+    });
+  } catch (error) {
+    // Instances starting together on an empty database all see no administrator; the unique
+    // email index lets exactly one create it, and the others start normally.
+    if (isDuplicateKeyError(error)) return;
+    throw error;
+  }
   log.info({ email: admin.email }, "bootstrap administrator created");
 }
