@@ -17,6 +17,7 @@ import { Role } from "../../src/modules/users/role";
 import {
   applyAs,
   bearer,
+  approvedMemberOf,
   buildAdmin,
   buildBranchService,
   buildUser,
@@ -123,13 +124,8 @@ async function pendingRecord(application: Record<string, unknown> = {}) {
 }
 
 async function approvedRecord(application: Record<string, unknown> = {}) {
-  const pending = await pendingRecord(application);
-  const response = await api()
-    .patch(`${API_BASE}/members/${pending.recordId}/status`)
-    .set(bearer(admin))
-    .send({ status: "APPROVED" });
-  assertStatus(response, 200, "approve");
-  return pending;
+  const { user, id } = await approvedMemberOf(app, admin, application);
+  return { user, recordId: id };
 }
 
 async function archivedRecord(): Promise<string> {

@@ -1,7 +1,14 @@
 import { randomBytes } from "node:crypto";
 import type { Response } from "supertest";
 import { UNKNOWN_ID, UUID_V7 } from "../support/expectations";
-import { applyAs, bearer, buildAdmin, buildUser, type TestUser } from "../support/factories";
+import {
+  applyAs,
+  approvedMemberOf,
+  bearer,
+  buildAdmin,
+  buildUser,
+  type TestUser,
+} from "../support/factories";
 import { startTestApp, type TestApp } from "../support/test-app";
 
 const OFFICES = "/api/v1/offices";
@@ -88,13 +95,8 @@ function setStatus(memberId: string, status: string, as: TestUser = admin) {
 }
 
 /** A fresh account with an APPROVED, active member record named "first last". */
-async function approvedMember(firstName = "Maria", lastName = unique("Santos")): Promise<Member> {
-  const { user, id } = await pendingMember({ firstName, lastName });
-  const response = await setStatus(id, "APPROVED");
-  if (response.status !== 200) {
-    throw new Error(`approve: ${response.status} ${JSON.stringify(response.body)}`);
-  }
-  return { user, id, name: `${firstName} ${lastName}` };
+function approvedMember(firstName = "Maria", lastName = unique("Santos")): Promise<Member> {
+  return approvedMemberOf(app, admin, { firstName, lastName });
 }
 
 function appoint(officeId: string, body: Record<string, unknown>, as: TestUser | null = admin) {

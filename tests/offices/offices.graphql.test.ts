@@ -17,7 +17,13 @@ import {
   type OfficeTitleFieldsFragment,
 } from "../graphql/generated";
 import { UNKNOWN_ID, UUID_V7 } from "../support/expectations";
-import { applyAs, bearer, buildAdmin, buildUser, type TestUser } from "../support/factories";
+import {
+  applyAs,
+  approvedMemberOf,
+  buildAdmin,
+  buildUser,
+  type TestUser,
+} from "../support/factories";
 import { startTestApp, type TestApp } from "../support/test-app";
 
 let app: TestApp;
@@ -50,19 +56,8 @@ async function createOffice(
 }
 
 /** A member record applied for through REST and approved by the admin; `name` is "first last". */
-async function approvedMember(firstName = "Maria"): Promise<{ id: string; name: string }> {
-  const user = await buildUser(app);
-  const lastName = `Santos${tag()}`;
-  const record = await applyAs(app, user, { firstName, lastName });
-  const response = await app
-    .http()
-    .patch(`/api/v1/members/${record.id}/status`)
-    .set(bearer(admin))
-    .send({ status: "APPROVED" });
-  if (response.status !== 200) {
-    throw new Error(`approve: ${response.status} ${JSON.stringify(response.body)}`);
-  }
-  return { id: record.id, name: `${firstName} ${lastName}` };
+function approvedMember(firstName = "Maria"): Promise<{ id: string; name: string }> {
+  return approvedMemberOf(app, admin, { firstName, lastName: `Santos${tag()}` });
 }
 
 function appoint(officeId: string, memberId: string, token = admin.token, endDate?: string) {

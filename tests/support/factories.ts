@@ -155,3 +155,26 @@ export async function applyAs(
   }
   return (response.body as { data: { id: string; status: string } }).data;
 }
+
+/**
+ * A fresh account whose application `reviewer` approved through PATCH /members/{id}/status;
+ * `name` is the record's "first last".
+ */
+export async function approvedMemberOf(
+  app: TestApp,
+  reviewer: { token: string },
+  application: Record<string, unknown> = {},
+): Promise<{ user: TestUser; id: string; name: string }> {
+  const user = await buildUser(app, { name: "Applicant" });
+  const record = await applyAs(app, user, application);
+  const response = await app
+    .http()
+    .patch(`/api/v1/members/${record.id}/status`)
+    .set(bearer(reviewer))
+    .send({ status: "APPROVED" });
+  if (response.status !== 200) {
+    throw new Error(`approve: ${response.status} ${JSON.stringify(response.body)}`);
+  }
+  const { firstName, lastName } = minimalApplication(application);
+  return { user, id: record.id, name: `${String(firstName)} ${String(lastName)}` };
+}
