@@ -35,7 +35,16 @@ export async function startServer(
   if (config.redisUrl && !(await services.rateLimits.whenReady(5000))) {
     log.warn("Redis is not reachable yet; rate limits are per instance until it is");
   }
-  await ensureBootstrapAdmin(services.models.users, config.admin, config.bcryptCost, log);
+  const backfilled = await services.emailKeys.backfill();
+  if (backfilled > 0)
+    log.info({ accounts: backfilled }, "email keys written for existing accounts");
+  await ensureBootstrapAdmin(
+    services.models.users,
+    services.emailKeys,
+    config.admin,
+    config.bcryptCost,
+    log,
+  );
   warmUpDirectories(services, log);
   const schema = await buildAppSchema();
   const parts = await createApp(config, services, schema, log);

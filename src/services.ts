@@ -22,6 +22,7 @@ import { OfficeHolderService } from "./modules/offices/office-holder.service";
 import { createOfficeModel } from "./modules/offices/office.model";
 import { OfficeService } from "./modules/offices/office.service";
 import { MemberService } from "./modules/members/member.service";
+import { UserEmailKeys } from "./modules/users/user-email-keys";
 import { createUserModel } from "./modules/users/user.model";
 import { UsersService } from "./modules/users/users.service";
 import { RateLimits } from "./rate-limits/rate-limits";
@@ -56,10 +57,16 @@ export function createServices(
   });
   const tokens = new TokenService(jwtSecret, config.accessTokenTtlSeconds);
   const hasher = new PasswordHasher(config.bcryptCost);
+  const emailKeys = new UserEmailKeys(connection, models.users);
   const claims = new Claims(connection);
   const locks = new Locks(connection);
   const sessions = new SessionService(models.sessions, claims, config.refreshTokenTtlSeconds, log);
-  const emailVerification = new EmailVerificationService(models.users, mailer, config.appUrl);
+  const emailVerification = new EmailVerificationService(
+    models.users,
+    emailKeys,
+    mailer,
+    config.appUrl,
+  );
   const mfa = new MfaService(models.users, hasher, rateLimits, claims);
   const members: MemberService = new MemberService(
     models.members,
@@ -89,8 +96,10 @@ export function createServices(
     sessions,
     emailVerification,
     mfa,
+    emailKeys,
     auth: new AuthService(
       models.users,
+      emailKeys,
       tokens,
       sessions,
       hasher,
@@ -100,6 +109,7 @@ export function createServices(
     ),
     passwordReset: new PasswordResetService(
       models.users,
+      emailKeys,
       sessions,
       claims,
       hasher,
@@ -107,7 +117,7 @@ export function createServices(
       config.appUrl,
     ),
     members,
-    users: new UsersService(models.users, emailVerification, {
+    users: new UsersService(models.users, emailKeys, emailVerification, {
       erasers: [
         (userId) => officeHolders.deleteAllOfUser(userId),
         (userId) => members.deleteAllOf(userId),

@@ -15,6 +15,7 @@ import {
 } from "../../src/modules/members/member.model";
 import { MemberDirectory } from "../../src/modules/members/member-directory";
 import { Role } from "../../src/modules/users/role";
+import { UserEmailKeys } from "../../src/modules/users/user-email-keys";
 import { createUserModel, type UserRecord } from "../../src/modules/users/user.model";
 import {
   BRANCHES,
@@ -90,7 +91,8 @@ export async function seedDemo(
   const branchIds = await ensureBranches(branches);
   const random = randomSource(options.seed);
   const passwordHash = await bcrypt.hash(DEMO_PASSWORD, options.bcryptCost);
-  const reviewerId = await ensureReviewer(users, passwordHash);
+  const emailKeys = new UserEmailKeys(connection, users);
+  const reviewerId = await ensureReviewer(users, emailKeys, passwordHash);
   const offset = await users.estimatedDocumentCount();
   const appointees: DemoAppointee[] = [];
   const batchSize = options.batchSize ?? 1000;
@@ -109,6 +111,7 @@ export async function seedDemo(
       people.map((person) => person.user),
       { lean: true },
     );
+    await emailKeys.insertMany(people.map((person) => person.user));
     await members.insertMany(
       people.map((person) => person.member),
       { lean: true },
@@ -129,6 +132,8 @@ export async function seedDemo(
     options.progress?.(first + count, options.members);
   }
   const staffed = await seedDemoOffices(connection, appointees, reviewerId);
+  // Accounts the database held before the seed get their keys too (once per database).
+  await emailKeys.backfill();
   // Running instances read every record again; they missed these writes.
   await new MemberDirectory(connection, members).bulkChanged();
   return {
@@ -141,7 +146,11 @@ export async function seedDemo(
 }
 
 /** Decisions need a reviewer: the first administrator, or a demo one when there is none. */
-async function ensureReviewer(model: ReturnType<typeof createUserModel>, passwordHash: string) {
+async function ensureReviewer(
+  model: ReturnType<typeof createUserModel>,
+  emailKeys: UserEmailKeys,
+  passwordHash: string,
+) {
   const admin = await model.findOne({ role: Role.ADMIN }, { _id: 1 }).lean();
   if (admin) return admin._id;
   const reviewer = await model.create({
@@ -151,6 +160,7 @@ async function ensureReviewer(model: ReturnType<typeof createUserModel>, passwor
     role: Role.ADMIN,
     isEmailVerified: true,
   });
+  await emailKeys.insertMany([reviewer]);
   return reviewer._id;
 }
 

@@ -25,6 +25,7 @@ describe("bootstrap administrator", () => {
   it("is not created twice when the service starts again", async () => {
     await ensureBootstrapAdmin(
       app.services.models.users,
+      app.services.emailKeys,
       app.config.admin,
       4,
       createLogger(app.config),
@@ -33,13 +34,21 @@ describe("bootstrap administrator", () => {
   });
 
   it("is created exactly once when several instances start together on an empty database", async () => {
-    const users = app.services.models.users;
-    await users.deleteMany({ email: "chief@example.org" });
+    const { users } = app.services.models;
+    const { emailKeys } = app.services;
+    const existing = await users.findOne({ email: "chief@example.org" }).lean();
+    await users.deleteOne({ _id: existing!._id });
+    await emailKeys.release("chief@example.org", existing!._id);
     const log = createLogger(app.config);
     const starts = Array.from({ length: 5 }, () =>
-      ensureBootstrapAdmin(users, app.config.admin, 4, log),
+      ensureBootstrapAdmin(users, emailKeys, app.config.admin, 4, log),
     );
     await expect(Promise.all(starts)).resolves.toHaveLength(5);
     expect(await users.countDocuments({ email: "chief@example.org" })).toBe(1);
+    const login = await app
+      .http()
+      .post("/api/v1/auth/login")
+      .send({ email: "chief@example.org", password: "Admin#2026!" });
+    expect(login.status).toBe(200);
   });
 });

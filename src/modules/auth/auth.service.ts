@@ -1,4 +1,5 @@
 import { isDuplicateKeyError } from "../../db/errors";
+import { uuidv7 } from "../../db/uuid";
 import {
   ConflictError,
   ForbiddenError,
@@ -9,6 +10,7 @@ import type { Caller } from "../../graphql/context";
 import type { RateLimits } from "../../rate-limits/rate-limits";
 import { normaliseEmail } from "../users/email";
 import { Role } from "../users/role";
+import type { UserEmailKeys } from "../users/user-email-keys";
 import type { UserModel, UserRecord } from "../users/user.model";
 import type { EmailVerificationService } from "./email-verification.service";
 import type { MfaService } from "./mfa.service";
@@ -42,6 +44,7 @@ export type LoginResult = SignedIn | { kind: "mfa-required"; mfaToken: string };
 export class AuthService {
   constructor(
     private readonly users: UserModel,
+    private readonly emailKeys: UserEmailKeys,
     private readonly tokens: TokenService,
     private readonly sessions: SessionService,
     private readonly hasher: PasswordHasher,
@@ -78,7 +81,7 @@ export class AuthService {
     const address = normaliseEmail(email);
     const lockKey = `login|${client.ip ?? "-"}|${address}`;
     await this.limits.assertLoginAllowed(lockKey);
-    const user = await this.users.findOne({ email: address }).lean();
+    const user = await this.emailKeys.findUser(address);
     const valid = await this.hasher.verify(password, user?.passwordHash);
     if (!user || !valid || user.deletingSince) {
       await this.limits.recordLoginFailure(lockKey);
@@ -139,8 +142,11 @@ export class AuthService {
 
   private async createAccount(input: RegisterInput, role: Role): Promise<UserRecord> {
     const email = normaliseEmail(input.email);
+    const id = uuidv7();
+    if (!(await this.emailKeys.claim(email, id))) throw duplicateEmail();
     try {
       const created = await this.users.create({
+        _id: id,
         name: input.name.trim(),
         email,
         passwordHash: await this.hasher.hash(input.password),
@@ -148,9 +154,8 @@ export class AuthService {
       });
       return created.toObject();
     } catch (error) {
-      if (isDuplicateKeyError(error)) {
-        throw new ConflictError("An account with this email already exists");
-      }
+      await this.emailKeys.release(email, id);
+      if (isDuplicateKeyError(error)) throw duplicateEmail();
       throw error;
     }
   }
@@ -166,3 +171,5 @@ export class AuthService {
     };
   }
 }
+
+const duplicateEmail = () => new ConflictError("An account with this email already exists");

@@ -3,6 +3,7 @@ import { InvalidTokenError } from "../../errors/app-errors";
 import type { Mailer } from "../../mail/mailer";
 import { verificationCodeMail } from "../../mail/templates";
 import { normaliseEmail } from "../users/email";
+import type { UserEmailKeys } from "../users/user-email-keys";
 import type { UserModel, UserRecord } from "../users/user.model";
 import { hashSecret, newVerificationCode, normaliseVerificationCode } from "./secrets";
 
@@ -15,6 +16,7 @@ export const VERIFICATION_CODE_TTL_MINUTES = 60;
 export class EmailVerificationService {
   constructor(
     private readonly users: UserModel,
+    private readonly emailKeys: UserEmailKeys,
     private readonly mailer: Mailer,
     private readonly appUrl: string | undefined,
   ) {}
@@ -60,9 +62,11 @@ export class EmailVerificationService {
 
   /** Silent about unknown and already verified addresses: the caller learns nothing. */
   async resend(email: string): Promise<void> {
-    const user = await this.users
-      .findOne({ email: normaliseEmail(email) }, { name: 1, email: 1, isEmailVerified: 1 })
-      .lean();
+    const user = await this.emailKeys.findUser(normaliseEmail(email), {
+      name: 1,
+      email: 1,
+      isEmailVerified: 1,
+    });
     if (!user || user.isEmailVerified) return;
     await this.issue(user);
   }

@@ -4,6 +4,7 @@ import { InvalidTokenError } from "../../errors/app-errors";
 import type { Mailer } from "../../mail/mailer";
 import { passwordResetMail } from "../../mail/templates";
 import { normaliseEmail } from "../users/email";
+import type { UserEmailKeys } from "../users/user-email-keys";
 import type { UserModel } from "../users/user.model";
 import type { PasswordHasher } from "./password-hasher";
 import { hashSecret, newOpaqueToken } from "./secrets";
@@ -15,6 +16,7 @@ export const RESET_TOKEN_TTL_MINUTES = 30;
 export class PasswordResetService {
   constructor(
     private readonly users: UserModel,
+    private readonly emailKeys: UserEmailKeys,
     private readonly sessions: SessionService,
     private readonly claims: Claims,
     private readonly hasher: PasswordHasher,
@@ -27,9 +29,7 @@ export class PasswordResetService {
    * background so the response time does not tell either.
    */
   async request(email: string): Promise<void> {
-    const user = await this.users
-      .findOne({ email: normaliseEmail(email) }, { name: 1, email: 1 })
-      .lean();
+    const user = await this.emailKeys.findUser(normaliseEmail(email), { name: 1, email: 1 });
     if (!user) return;
     const token = newOpaqueToken();
     await this.users.updateOne(

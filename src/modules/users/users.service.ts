@@ -6,6 +6,7 @@ import type { EmailVerificationService } from "../auth/email-verification.servic
 import { normaliseEmail } from "./email";
 import { Role } from "./role";
 import type { UpdateCurrentUserArgs, UserListArgs } from "./user.input";
+import type { UserEmailKeys } from "./user-email-keys";
 import type { UserModel, UserRecord } from "./user.model";
 import { User, type UserList } from "./user.type";
 
@@ -22,6 +23,7 @@ const STALE_DELETION_MS = 60_000;
 export class UsersService {
   constructor(
     private readonly users: UserModel,
+    private readonly emailKeys: UserEmailKeys,
     private readonly verification: EmailVerificationService,
     private readonly hooks: AccountHooks,
   ) {}
@@ -61,9 +63,19 @@ export class UsersService {
     if (args.avatar !== undefined) changes.avatar = args.avatar;
     const email = args.email ? normaliseEmail(args.email) : undefined;
     const emailChanged = email !== undefined && email !== caller.user.email;
-    if (emailChanged) Object.assign(changes, { email, isEmailVerified: false });
-    const updated = await this.applyUpdate(caller.id, changes);
     if (emailChanged) {
+      Object.assign(changes, { email, isEmailVerified: false });
+      if (!(await this.emailKeys.claim(email, caller.id))) throw emailTaken();
+    }
+    let updated: UserRecord;
+    try {
+      updated = await this.applyUpdate(caller.id, changes);
+    } catch (error) {
+      if (emailChanged) await this.emailKeys.release(email, caller.id);
+      throw error;
+    }
+    if (emailChanged) {
+      await this.emailKeys.release(caller.user.email, caller.id);
       for (const follow of this.hooks.emailChanged) await follow(updated._id, updated.email);
       await this.verification.issue(updated);
     }
@@ -88,6 +100,7 @@ export class UsersService {
     }
     for (const erase of this.hooks.erasers) await erase(targetId);
     await this.users.deleteOne({ _id: targetId });
+    await this.emailKeys.release(target.email, targetId);
   }
 
   private async markDeleting(id: string): Promise<UserRecord> {
@@ -124,10 +137,10 @@ export class UsersService {
       if (!updated) throw new NotFoundError("No user has this id");
       return updated;
     } catch (error) {
-      if (isDuplicateKeyError(error)) {
-        throw new ConflictError("Another account already uses this email");
-      }
+      if (isDuplicateKeyError(error)) throw emailTaken();
       throw error;
     }
   }
 }
+
+const emailTaken = () => new ConflictError("Another account already uses this email");
