@@ -130,9 +130,12 @@ export function createServices(
     ),
     offices: new OfficeService(models.offices, officeHolders, locks),
     officeHolders,
-    /** Lets queued mail go out and releases Redis; the connection belongs to the caller. */
+    /**
+     * Lets queued mail go out, releases Redis and the hashing threads; the connection belongs
+     * to the caller.
+     */
     close: async () => {
-      await Promise.all([mailer.close(), rateLimits.close()]);
+      await Promise.all([mailer.close(), rateLimits.close(), hasher.close()]);
     },
   };
 }

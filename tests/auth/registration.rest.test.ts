@@ -1,5 +1,6 @@
 import { PUBLIC_USER_KEYS, UUID_V7 } from "../support/expectations";
 import bcrypt from "bcryptjs";
+import { BcryptPool } from "../../src/modules/auth/bcrypt-pool";
 import jwt from "jsonwebtoken";
 import {
   bearer,
@@ -472,7 +473,8 @@ describe("POST /auth/login", () => {
   describe("bcrypt comparison", () => {
     let compare: jest.SpyInstance;
     beforeEach(() => {
-      compare = jest.spyOn(bcrypt, "compare");
+      // Calls through: the comparison still runs, in the hashing threads.
+      compare = jest.spyOn(BcryptPool.prototype, "compare");
     });
     afterEach(() => compare.mockRestore());
 

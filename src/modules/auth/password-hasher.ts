@@ -1,17 +1,21 @@
-import bcrypt from "bcryptjs";
+import { BcryptPool } from "./bcrypt-pool";
 import { PASSWORD_MAX_BYTES } from "./password-policy";
 
-/**
- * bcrypt behind one door, so the cost lives in one place and a later move off the event loop
- * (a worker pool) changes nothing for callers.
- */
+/** bcrypt behind one door: the cost lives here, the work runs off the event loop (BcryptPool). */
 export class PasswordHasher {
   private dummyHash?: Promise<string>;
 
-  constructor(private readonly cost: number) {}
+  constructor(
+    private readonly cost: number,
+    private readonly pool = new BcryptPool(),
+  ) {}
 
   hash(password: string): Promise<string> {
-    return bcrypt.hash(password, this.cost);
+    return this.pool.hash(password, this.cost);
+  }
+
+  close(): Promise<void> {
+    return this.pool.close();
   }
 
   /**
@@ -21,9 +25,9 @@ export class PasswordHasher {
    * still compared so it takes as long as any other failure.
    */
   async verify(password: string, hash: string | undefined): Promise<boolean> {
-    this.dummyHash ??= bcrypt.hash("no account has this password", this.cost);
+    this.dummyHash ??= this.hash("no account has this password");
     const target = hash ?? (await this.dummyHash);
-    const matches = await bcrypt.compare(password, target);
+    const matches = await this.pool.compare(password, target);
     const withinLimit = Buffer.byteLength(password, "utf8") <= PASSWORD_MAX_BYTES;
     return matches && withinLimit && hash !== undefined;
   }
