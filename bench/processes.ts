@@ -1,0 +1,104 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import path from "node:path";
+
+const root = path.join(__dirname, "..");
+
+export interface Spawned {
+  url: string;
+  child: ChildProcess;
+  output: () => string;
+  stop: () => Promise<void>;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Runs a TypeScript entry point of this repository (through ts-node, as `npm run seed:demo`
+ * does) with `env` on a free PORT and waits until `readyPath` answers 200.
+ */
+export async function spawnServer(
+  entry: string,
+  env: Record<string, string>,
+  readyPath: string,
+  timeoutMs = 180_000,
+): Promise<Spawned> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", entry], {
+    cwd: root,
+    env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-20_000);
+  };
+  child.stdout?.on("data", keep);
+  child.stderr?.on("data", keep);
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const spawned: Spawned = {
+    url: `http://127.0.0.1:${port}`,
+    child,
+    output: () => output,
+    stop: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill("SIGTERM");
+      const force = setTimeout(() => child.kill("SIGKILL"), 15_000);
+      await exited;
+      clearTimeout(force);
+    },
+  };
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline && child.exitCode === null) {
+    const status = await fetch(`${spawned.url}${readyPath}`).then(
+      (response) => response.status,
+      () => 0,
+    );
+    if (status === 200) return spawned;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  await spawned.stop();
+  throw new Error(`${entry} did not become ready on port ${port}:\n${output}`);
+}
+
+/** Resident memory of a process and its children (a cluster), in MB; Linux /proc. */
+export function residentMb(pid: number): number {
+  const pids = [pid, ...childrenOf(pid)];
+  let kb = 0;
+  for (const one of pids) {
+    const status = readOr(`/proc/${one}/status`);
+    const match = /VmRSS:\s+(\d+) kB/.exec(status);
+    if (match) kb += Number(match[1]);
+  }
+  return Math.round(kb / 1024);
+}
+
+function childrenOf(pid: number): number[] {
+  const found: number[] = [];
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = readOr(`/proc/${entry}/stat`);
+    // Field 4 is the parent pid; the command name (field 2) may contain spaces, in parentheses.
+    const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+    if (parent === pid) found.push(Number(entry));
+  }
+  return found;
+}
+
+function readOr(file: string): string {
+  try {
+    return fs.readFileSync(file, "utf8");
+  } catch {
+    return "";
+  }
+}

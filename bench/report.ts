@@ -1,0 +1,146 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { BenchOptions } from "./run";
+import type { LoadResult } from "./load";
+
+export interface Measured {
+  name: string;
+  via: "REST" | "GraphQL" | "floor";
+  group?: string;
+  connections: number;
+  result: LoadResult;
+}
+
+export interface ReportInput {
+  options: BenchOptions;
+  date: Date;
+  measured: Measured[];
+  storm: { alone: LoadResult; during: LoadResult; storm: LoadResult };
+  /** Resident memory of the service after each read run, then after the whole benchmark. */
+  rss: number[];
+  cluster: { workers: number; result: LoadResult }[];
+}
+
+const RATIO_TARGET = 0.8;
+const OFFICES_P99_TARGET_MS = 25;
+const SEARCH_P95_TARGET_MS = 100;
+const STORM_FACTOR_TARGET = 2;
+const RSS_TARGET_MB = 300;
+
+const rps = (result: LoadResult) => Math.round(result.requestsPerSecond).toLocaleString("en");
+const fixed = (value: number, digits = 2) => value.toFixed(digits);
+const verdict = (met: boolean) => (met ? "met" : "**not met**");
+
+function versions(): string {
+  const read = (name: string) => {
+    try {
+      const file = path.join(__dirname, "..", "node_modules", name, "package.json");
+      return (JSON.parse(fs.readFileSync(file, "utf8")) as { version: string }).version;
+    } catch {
+      return "?";
+    }
+  };
+  return [
+    `Node ${process.version}`,
+    `graphql ${read("graphql")}`,
+    `@apollo/server ${read("@apollo/server")}`,
+    `sofa-api ${read("sofa-api")}`,
+    `mongoose ${read("mongoose")}`,
+    `mongodb driver ${read("mongodb")}`,
+    `autocannon ${read("autocannon")}`,
+    "FerretDB v1.24.2 (SQLite backend, primary-key patch of src/db/ferretdb-install.ts)",
+  ].join(", ");
+}
+
+function table(measured: Measured[]): string[] {
+  const lines = [
+    "| Scenario | Via | Connections | Requests/s | p50 ms | p97.5 ms | p99 ms | Requests | Non-2xx/errors |",
+    "|---|---|---:|---:|---:|---:|---:|---:|---:|",
+  ];
+  for (const { name, via, connections, result } of measured) {
+    lines.push(
+      `| ${name} | ${via} | ${connections} | ${rps(result)} | ${result.p50} | ${result.p97_5} | ${result.p99} | ${result.total} | ${result.failures} |`,
+    );
+  }
+  return lines;
+}
+
+/** REST / floor and GraphQL / floor throughput for each group that has a floor. */
+export function ratios(measured: Measured[]): { group: string; rest: number; graphql: number }[] {
+  const groups = [...new Set(measured.map((m) => m.group).filter(Boolean))] as string[];
+  return groups.flatMap((group) => {
+    const of = (via: Measured["via"]) =>
+      measured.find((m) => m.group === group && m.via === via)?.result.requestsPerSecond;
+    const floor = of("floor");
+    const rest = of("REST");
+    const graphql = of("GraphQL");
+    if (!floor || rest === undefined || graphql === undefined) return [];
+    return [{ group, rest: rest / floor, graphql: graphql / floor }];
+  });
+}
+
+export function renderReport(input: ReportInput): string {
+  const { options, measured, storm, rss, cluster } = input;
+  const search = measured.find((m) => m.name.startsWith("GET /members?search"));
+  const stormFactor = storm.during.p99 / Math.max(1, storm.alone.p99);
+  const readRss = rss.slice(0, options.runs);
+  const growth = readRss.length > 1 ? readRss[readRss.length - 1] - readRss[0] : 0;
+  const finalRss = rss[rss.length - 1];
+  const cpu = os.cpus()[0]?.model ?? "unknown CPU";
+  const lines: string[] = [
+    "# Performance",
+    "",
+    "Written by `npm run bench` (bench/run.ts); do not edit by hand. Speed is measured here and",
+    "only here, never in timed tests.",
+    "",
+    `- Date: ${input.date.toISOString()}`,
+    `- Machine: ${os.cpus().length} × ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, ${os.type()} ${os.release()}`,
+    `- Versions: ${versions()}`,
+    `- Data: ${options.members.toLocaleString("en")} demo members (\`npm run seed:demo\`), with their accounts, about 200 office titles and the branches of service; one service process, NODE_ENV=production, LOG_LEVEL=warn, bcrypt cost 12`,
+    `- Load: autocannon in the benchmark's own process on the same machine (it shares the 2 cores), ${options.durationSeconds} s per scenario after a 1 s warm-up, ${options.connections} connections unless stated`,
+    "",
+    "## Throughput and latency",
+    "",
+    ...table(measured),
+    "",
+    "The hand-written floor (bench/floor-server.ts) is plain express doing the same work as the",
+    "service's route (the same authentication and the same OfficeService query over the same",
+    "mongoose models) with no GraphQL execution and no Sofa.",
+    "",
+    "## Targets",
+    "",
+    "| Target | Measured | Verdict |",
+    "|---|---|---|",
+  ];
+  for (const ratio of ratios(measured)) {
+    lines.push(
+      `| ${ratio.group}: REST ≥ ${RATIO_TARGET} × floor | ${fixed(ratio.rest)} × | ${verdict(ratio.rest >= RATIO_TARGET)} |`,
+      `| ${ratio.group}: GraphQL ≥ ${RATIO_TARGET} × floor | ${fixed(ratio.graphql)} × | ${verdict(ratio.graphql >= RATIO_TARGET)} |`,
+    );
+  }
+  lines.push(
+    `| GET /offices p99 < ${OFFICES_P99_TARGET_MS} ms at ${options.targetConnections} connections | ${storm.alone.p99} ms (${rps(storm.alone)} req/s) | ${verdict(storm.alone.p99 < OFFICES_P99_TARGET_MS)} |`,
+  );
+  if (search) {
+    lines.push(
+      `| Member search over ${options.members.toLocaleString("en")} records p95 < ${SEARCH_P95_TARGET_MS} ms | p97.5 ${search.result.p97_5} ms (p95 is at most this) at ${search.connections} connections | ${verdict(search.result.p97_5 < SEARCH_P95_TARGET_MS)} |`,
+    );
+  }
+  lines.push(
+    `| GET /offices p99 during ${options.logins} concurrent sign-ins < ${STORM_FACTOR_TARGET} × without | ${storm.during.p99} ms vs ${storm.alone.p99} ms = ${fixed(stormFactor)} × (sign-ins: ${rps(storm.storm)} req/s, ${storm.storm.failures} failed) | ${verdict(stormFactor < STORM_FACTOR_TARGET)} |`,
+    `| RSS after the full benchmark < ${RSS_TARGET_MB} MB | ${finalRss} MB | ${verdict(finalRss < RSS_TARGET_MB)} |`,
+    `| No memory growth across ${readRss.length} read runs | ${readRss.join(" → ")} MB (${growth >= 0 ? "+" : ""}${growth} MB) | ${verdict(growth <= 10)} |`,
+  );
+  if (cluster.length === 2) {
+    const [one, two] = cluster;
+    lines.push(
+      "",
+      "## One process against two (WORKERS=2, node cluster)",
+      "",
+      `GET /offices at ${options.targetConnections} connections: ${rps(one.result)} req/s (p99 ${one.result.p99} ms) with one process, ${rps(two.result)} req/s (p99 ${two.result.p99} ms) with two: ${fixed(two.result.requestsPerSecond / one.result.requestsPerSecond)} ×. The database engine and the load generator run on the same two cores.`,
+    );
+  }
+  lines.push("");
+  return lines.join("\n");
+}

@@ -1,0 +1,323 @@
+/**
+ * `npm run bench`: the service on the embedded engine with the demo data, measured with
+ * autocannon from this (separate) process; writes docs/performance.md.
+ *
+ *   npm run bench -- [--members=100000] [--duration=5] [--runs=3] [--out=docs/performance.md]
+ *                    [--data-dir=bench/.data] [--smoke]
+ *
+ * --smoke: a few hundred members, one-second loads, one run, no cluster comparison; for the
+ * test suite, which checks that the harness works, not how fast anything is.
+ */
+import "reflect-metadata";
+import fs from "node:fs";
+import path from "node:path";
+import { connectDatabase } from "../src/db/connection";
+import { startEngine, type Engine } from "../src/db/engine";
+import { DEMO_PASSWORD } from "../scripts/demo/demo-data";
+import { BENCH_DB, BENCH_PASSWORD, createApplicants, ensureDataset } from "./dataset";
+import { measure, type LoadResult } from "./load";
+import { residentMb, spawnServer, type Spawned } from "./processes";
+import { renderReport, type Measured, type ReportInput } from "./report";
+import { APPLICATION, READ_SCENARIOS, type Session } from "./scenarios";
+
+export interface BenchOptions {
+  members: number;
+  durationSeconds: number;
+  runs: number;
+  out: string;
+  dataDir: string;
+  smoke: boolean;
+  /** Concurrency of the read scenarios. */
+  connections: number;
+  /** Concurrency of the GET /offices latency target. */
+  targetConnections: number;
+  logins: number;
+  applications: number;
+}
+
+const JWT_SECRET = "bench-secret-bench-secret-bench-secret-0123";
+
+export function parseBenchArguments(argv: string[]): BenchOptions {
+  const flags = new Map(
+    argv.map((arg) => {
+      const [key, value] = arg.replace(/^--/, "").split("=");
+      return [key, value ?? "true"] as const;
+    }),
+  );
+  const smoke = flags.get("smoke") === "true";
+  const number = (name: string, fallback: number) => {
+    const raw = flags.get(name);
+    if (raw === undefined) return fallback;
+    if (!/^\d+$/.test(raw)) throw new Error(`--${name} must be a whole number, got "${raw}"`);
+    return Number(raw);
+  };
+  const members = number("members", smoke ? 300 : 100_000);
+  return {
+    members,
+    durationSeconds: number("duration", smoke ? 1 : 5),
+    runs: number("runs", smoke ? 1 : 3),
+    out: path.resolve(flags.get("out") ?? "docs/performance.md"),
+    dataDir: path.resolve(flags.get("data-dir") ?? path.join("bench", ".data", String(members))),
+    smoke,
+    connections: smoke ? 4 : 50,
+    targetConnections: smoke ? 4 : 100,
+    logins: smoke ? 2 : 20,
+    applications: number("applications", smoke ? 10 : 500),
+  };
+}
+
+const log = (line: string) =>
+  console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}`);
+
+function serviceEnv(engine: Engine, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    NODE_ENV: "production",
+    MONGODB_URI: engine.uri,
+    DB_NAME: BENCH_DB,
+    JWT_SECRET,
+    // Request logs are I/O the hand-written floor does not do; warnings still show.
+    LOG_LEVEL: "warn",
+    BCRYPT_COST: "12",
+    // The benchmark is one client hammering from one address: limits would turn it into 429s.
+    RATE_LIMIT_PER_MINUTE: "1000000",
+    RATE_LIMIT_ACCOUNT_PER_HOUR: "1000000",
+    LOGIN_MAX_FAILURES: "1000",
+    ...extra,
+  };
+}
+
+async function postJson<T>(url: string, body: unknown, token?: string): Promise<T> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: JSON.stringify(body),
+  });
+  const parsed = (await response.json()) as T;
+  if (!response.ok) throw new Error(`${url}: ${response.status} ${JSON.stringify(parsed)}`);
+  return parsed;
+}
+
+async function getJson<T>(url: string, token: string): Promise<T> {
+  const response = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
+  const parsed = (await response.json()) as T;
+  if (!response.ok) throw new Error(`${url}: ${response.status} ${JSON.stringify(parsed)}`);
+  return parsed;
+}
+
+const signIn = async (baseUrl: string, email: string, password: string) =>
+  (await postJson<{ accessToken: string }>(`${baseUrl}/api/v1/auth/login`, { email, password }))
+    .accessToken;
+
+/** Tokens and ids the scenarios use, read through the API like any client would. */
+async function openSession(service: Spawned, floor: Spawned): Promise<Session> {
+  const adminToken = await signIn(service.url, "reviewer@demo.example.org", DEMO_PASSWORD);
+  // The first list waits for the member directory to finish loading (about a minute at 100k).
+  const started = Date.now();
+  const members = await getJson<{ data: { user: { email: string }; lastName: string }[] }>(
+    `${service.url}/api/v1/members?limit=5&status=APPROVED`,
+    adminToken,
+  );
+  log(`member directory ready after ${Math.round((Date.now() - started) / 1000)} s`);
+  const someone = members.data[0];
+  const memberToken = await signIn(service.url, someone.user.email, DEMO_PASSWORD);
+  const offices = await getJson<{ data: { id: string }[] }>(
+    `${service.url}/api/v1/offices?limit=1`,
+    memberToken,
+  );
+  return {
+    baseUrl: service.url,
+    floorUrl: floor.url,
+    adminToken,
+    memberToken,
+    memberEmail: someone.user.email,
+    officeId: offices.data[0].id,
+    searchTerm: someone.lastName.toLowerCase().slice(0, 5),
+  };
+}
+
+async function readSuite(session: Session, options: BenchOptions): Promise<Measured[]> {
+  const results: Measured[] = [];
+  for (const scenario of READ_SCENARIOS) {
+    const spec = {
+      ...scenario.spec(session, options.connections),
+      durationSeconds: options.durationSeconds,
+    };
+    // A short warm-up first: JIT, caches and pools, as a running service would have them.
+    await measure({ ...spec, durationSeconds: 1 });
+    const result = await measure(spec);
+    log(
+      `${scenario.via} ${scenario.name}: ${Math.round(result.requestsPerSecond)} req/s, p99 ${result.p99} ms`,
+    );
+    results.push({
+      name: scenario.name,
+      via: scenario.via,
+      group: scenario.group,
+      connections: spec.connections,
+      result,
+    });
+  }
+  return results;
+}
+
+async function applications(
+  session: Session,
+  options: BenchOptions,
+  tokens: string[],
+): Promise<Measured> {
+  let next = 0;
+  const result = await measure({
+    url: `${session.baseUrl}/api/v1/members/apply`,
+    method: "POST",
+    body: JSON.stringify(APPLICATION),
+    connections: Math.min(20, options.connections),
+    amount: tokens.length,
+    setupRequest: (request) => ({
+      ...request,
+      headers: {
+        ...(request.headers as Record<string, string>),
+        authorization: `Bearer ${tokens[next++ % tokens.length]}`,
+      },
+    }),
+  });
+  return {
+    name: "POST /members/apply",
+    via: "REST",
+    connections: Math.min(20, options.connections),
+    result,
+  };
+}
+
+function loginSpec(session: Session, email: string, connections: number, durationSeconds: number) {
+  return {
+    url: `${session.baseUrl}/api/v1/auth/login`,
+    method: "POST" as const,
+    body: JSON.stringify({ email, password: DEMO_PASSWORD }),
+    connections,
+    durationSeconds,
+  };
+}
+
+async function applicantTokens(engine: Engine, service: Spawned, count: number): Promise<string[]> {
+  const connection = await connectDatabase({ uri: engine.uri, dbName: BENCH_DB });
+  try {
+    const emails = await createApplicants(connection, count);
+    const tokens: string[] = [];
+    for (let first = 0; first < emails.length; first += 8) {
+      const batch = emails.slice(first, first + 8);
+      tokens.push(
+        ...(await Promise.all(batch.map((email) => signIn(service.url, email, BENCH_PASSWORD)))),
+      );
+    }
+    return tokens;
+  } finally {
+    await connection.close();
+  }
+}
+
+/** GET /offices at the target concurrency, alone and while `logins` sign-ins run (cost 12). */
+async function loginStorm(session: Session, email: string, options: BenchOptions) {
+  const offices = () => ({
+    url: `${session.baseUrl}/api/v1/offices`,
+    headers: { authorization: `Bearer ${session.memberToken}` },
+    connections: options.targetConnections,
+    durationSeconds: options.durationSeconds * 2,
+  });
+  await measure({ ...offices(), durationSeconds: 1 });
+  const alone = await measure(offices());
+  const [during, storm] = await Promise.all([
+    measure(offices()),
+    measure(loginSpec(session, email, options.logins, options.durationSeconds * 2)),
+  ]);
+  return { alone, during, storm };
+}
+
+async function startService(engine: Engine, extra: Record<string, string> = {}): Promise<Spawned> {
+  return spawnServer("src/main.ts", serviceEnv(engine, extra), "/api/v1/health");
+}
+
+/** GET /offices throughput with WORKERS=1 against WORKERS=2, on one engine. */
+async function clusterComparison(engine: Engine, options: BenchOptions, session: Session) {
+  const results: { workers: number; result: LoadResult }[] = [];
+  for (const workers of [1, 2]) {
+    const service = await startService(engine, { WORKERS: String(workers) });
+    try {
+      const spec = {
+        url: `${service.url}/api/v1/offices`,
+        headers: { authorization: `Bearer ${session.memberToken}` },
+        connections: options.targetConnections,
+        durationSeconds: options.durationSeconds * 2,
+      };
+      await measure({ ...spec, durationSeconds: 2 });
+      results.push({ workers, result: await measure(spec) });
+    } finally {
+      await service.stop();
+    }
+  }
+  return results;
+}
+
+export async function runBench(options: BenchOptions): Promise<ReportInput> {
+  await ensureDataset(options.dataDir, options.members, log);
+  const engine = await startEngine({ dataDir: options.dataDir, log });
+  const spawned: Spawned[] = [];
+  try {
+    const service = await startService(engine);
+    spawned.push(service);
+    const floor = await spawnServer("bench/floor-server.ts", serviceEnv(engine), "/ready");
+    spawned.push(floor);
+    const session = await openSession(service, floor);
+    const email = session.memberEmail;
+
+    const rss: number[] = [];
+    let reads: Measured[] = [];
+    for (let run = 1; run <= options.runs; run += 1) {
+      log(`read suite, run ${run} of ${options.runs}`);
+      const suite = await readSuite(session, options);
+      if (run === 1) reads = suite;
+      rss.push(residentMb(service.child.pid!));
+    }
+    const tokens = await applicantTokens(engine, service, options.applications);
+    const apply = await applications(session, options, tokens);
+    log(`applications: ${Math.round(apply.result.requestsPerSecond)} req/s`);
+    const login: Measured = {
+      name: "POST /auth/login (bcrypt cost 12)",
+      via: "REST",
+      connections: options.logins,
+      result: await measure(loginSpec(session, email, options.logins, options.durationSeconds)),
+    };
+    const storm = await loginStorm(session, email, options);
+    rss.push(residentMb(service.child.pid!));
+    await service.stop();
+    spawned.splice(spawned.indexOf(service), 1);
+    const cluster = options.smoke ? [] : await clusterComparison(engine, options, session);
+    return {
+      options,
+      date: new Date(),
+      measured: [...reads, apply, login],
+      storm,
+      rss,
+      cluster,
+    };
+  } finally {
+    for (const process of spawned) await process.stop();
+    await engine.stop();
+  }
+}
+
+async function main(): Promise<void> {
+  const options = parseBenchArguments(process.argv.slice(2));
+  const input = await runBench(options);
+  fs.mkdirSync(path.dirname(options.out), { recursive: true });
+  fs.writeFileSync(options.out, renderReport(input));
+  log(`wrote ${options.out}`);
+}
+
+if (require.main === module) {
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,159 @@
+import fs from "node:fs";
+import path from "node:path";
+import { buildOperationNodeForField } from "@graphql-tools/utils";
+import { buildSchema, OperationTypeNode, print } from "graphql";
+import type { LoadSpec } from "./load";
+
+/** What a scenario needs from the running service: tokens and ids read at start. */
+export interface Session {
+  baseUrl: string;
+  floorUrl: string;
+  adminToken: string;
+  memberToken: string;
+  /** A demo member's address: sign-ins use it (bcrypt cost 12, as seeded). */
+  memberEmail: string;
+  officeId: string;
+  searchTerm: string;
+}
+
+export interface Scenario {
+  name: string;
+  via: "REST" | "GraphQL" | "floor";
+  /** Scenarios with the same group are compared with each other (ratios). */
+  group?: "offices list" | "office by id";
+  spec: (session: Session, connections: number) => LoadSpec;
+}
+
+const schema = buildSchema(
+  fs.readFileSync(path.join(__dirname, "..", "schema", "schema.graphql"), "utf8"),
+);
+
+/**
+ * The GraphQL document Sofa itself builds for a root field (every field of the result, one
+ * level of circular references), so both interfaces select exactly the same data.
+ */
+function documentFor(field: string): string {
+  return print(
+    buildOperationNodeForField({
+      schema,
+      kind: OperationTypeNode.QUERY,
+      field,
+      circularReferenceDepth: 1,
+    }),
+  );
+}
+
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+function rest(path: string, token: (s: Session) => string) {
+  return (session: Session, connections: number): LoadSpec => ({
+    url: `${session.baseUrl}/api/v1${path.replace(":officeId", session.officeId).replace(":search", session.searchTerm)}`,
+    headers: bearer(token(session)),
+    connections,
+  });
+}
+
+function graphql(field: string, variables: (s: Session) => object, token: (s: Session) => string) {
+  const query = documentFor(field);
+  return (session: Session, connections: number): LoadSpec => ({
+    url: `${session.baseUrl}/graphql`,
+    method: "POST",
+    headers: bearer(token(session)),
+    body: JSON.stringify({ query, variables: variables(session) }),
+    connections,
+  });
+}
+
+const admin = (s: Session) => s.adminToken;
+const member = (s: Session) => s.memberToken;
+
+/** The reads of the issue, through REST, GraphQL and the hand-written floor. */
+export const READ_SCENARIOS: Scenario[] = [
+  { name: "GET /branch-service", via: "REST", spec: rest("/branch-service", member) },
+  {
+    name: "GET /offices",
+    via: "REST",
+    group: "offices list",
+    spec: rest("/offices", member),
+  },
+  {
+    name: "GET /offices/{id}",
+    via: "REST",
+    group: "office by id",
+    spec: rest("/offices/:officeId", member),
+  },
+  {
+    name: "GET /members?search=…",
+    via: "REST",
+    spec: rest("/members?search=:search", admin),
+  },
+  { name: "GET /members?page=500", via: "REST", spec: rest("/members?page=500", admin) },
+  {
+    name: "branchServices",
+    via: "GraphQL",
+    spec: graphql("branchServices", () => ({}), member),
+  },
+  {
+    name: "offices",
+    via: "GraphQL",
+    group: "offices list",
+    spec: graphql("offices", () => ({}), member),
+  },
+  {
+    name: "office(id)",
+    via: "GraphQL",
+    group: "office by id",
+    spec: graphql("office", (s) => ({ id: s.officeId }), member),
+  },
+  {
+    name: "members(search)",
+    via: "GraphQL",
+    spec: graphql("members", (s) => ({ search: s.searchTerm }), admin),
+  },
+  {
+    name: "members(page: 500)",
+    via: "GraphQL",
+    spec: graphql("members", () => ({ page: 500 }), admin),
+  },
+  {
+    name: "GET /offices (hand-written)",
+    via: "floor",
+    group: "offices list",
+    spec: (session, connections) => ({
+      url: `${session.floorUrl}/offices`,
+      headers: bearer(session.memberToken),
+      connections,
+    }),
+  },
+  {
+    name: "GET /offices/{id} (hand-written)",
+    via: "floor",
+    group: "office by id",
+    spec: (session, connections) => ({
+      url: `${session.floorUrl}/offices/${session.officeId}`,
+      headers: bearer(session.memberToken),
+      connections,
+    }),
+  },
+];
+
+/** A complete application (contract §6), as a client would send it. */
+export const APPLICATION = {
+  firstName: "Benchmark",
+  lastName: "Applicant",
+  mobilePhoneNumber: "09171234567",
+  homeAddress: "12 Mabini Street",
+  civilStatus: "SINGLE",
+  gender: "FEMALE",
+  nationality: "Filipino",
+  dateOfBirth: "1990-03-15T00:00:00.000Z",
+  region: "Region VII (Central Visayas)",
+  province: "Cebu",
+  municipalityCity: "Cebu City",
+  barangay: "Lahug",
+  emergencyContactName: "Jose Applicant",
+  emergencyContactMobile: "09181234567",
+  churchAffiliation: "Victory Christian Fellowship",
+  churchAddress: "Cebu City",
+  currentPositionRole: "Elder",
+};
