@@ -30,6 +30,8 @@ export interface Config {
   trustProxy: boolean | number | string;
   graphqlIntrospection: boolean;
   bodyLimitBytes: number;
+  /** Processes serving HTTP; above 1, src/main.ts runs a node:cluster primary over them. */
+  workers: number;
 }
 
 /** Contract §4 limits; every one can be tuned per deployment. */
@@ -144,6 +146,7 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: readTrustProxy(text("TRUST_PROXY")),
     graphqlIntrospection: bool("GRAPHQL_INTROSPECTION", nodeEnv !== "production"),
     bodyLimitBytes: 1024 * 1024,
+    workers: int("WORKERS", 1, 1, 16),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

@@ -1,14 +1,29 @@
 import "reflect-metadata";
-import { ConfigError, loadConfig } from "./config";
-import { createLogger } from "./logger";
+import cluster, { type Worker } from "node:cluster";
+import { ConfigError, loadConfig, type Config } from "./config";
+import { startEngine } from "./db/engine";
+import { createLogger, type Logger } from "./logger";
+import { resolveJwtSecret } from "./modules/auth/jwt-secret";
 import { openDatabase, startServer } from "./server";
 
 const SHUTDOWN_GRACE_MS = 10_000;
+/** Workers give up on their own after SHUTDOWN_GRACE_MS; this only catches one that hangs. */
+const WORKER_STOP_TIMEOUT_MS = SHUTDOWN_GRACE_MS + 5_000;
+/** A worker that died before it listened would most likely die again at once: do not spin. */
+const RESPAWN_DELAY_MS = 2_000;
 
 async function main(): Promise<void> {
-  let config;
+  const config = readConfig();
+  const log = createLogger(config);
+  if (config.workers > 1 && cluster.isPrimary) return runPrimary(config, log);
+  // Several processes write to one stream: each line says which one wrote it.
+  const worker = cluster.worker;
+  await runService(config, worker ? log.child({ worker: worker.id, pid: process.pid }) : log);
+}
+
+function readConfig(): Config {
   try {
-    config = loadConfig();
+    return loadConfig();
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(error.message);
@@ -16,7 +31,10 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const log = createLogger(config);
+}
+
+/** One process serving HTTP: the whole service with WORKERS=1, else one cluster worker. */
+async function runService(config: Config, log: Logger): Promise<void> {
   const { engine, connection } = await openDatabase(config, log);
   const running = await startServer(config, log, connection);
   log.info({ url: running.url, engine: engine.kind }, "service listening");
@@ -37,8 +55,95 @@ async function main(): Promise<void> {
     log.info("stopped");
     process.exit(0);
   };
-  process.once("SIGTERM", () => void shutdown("SIGTERM"));
-  process.once("SIGINT", () => void shutdown("SIGINT"));
+  onStopSignals((signal) => void shutdown(signal), cluster.isWorker);
+}
+
+/**
+ * `repeatable`: in a cluster a signal can arrive twice (a terminal's Ctrl-C reaches the whole
+ * process group, then the primary forwards SIGTERM); a second one must not end a drain early by
+ * the default action. A single process keeps Node's usual "a second Ctrl-C kills it".
+ */
+function onStopSignals(stop: (signal: string) => void, repeatable: boolean): void {
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    if (repeatable) process.on(signal, () => stop(signal));
+    else process.once(signal, () => stop(signal));
+  }
+}
+
+/**
+ * The cluster primary serves nothing itself. It owns the database engine, started once (two
+ * embedded FerretDB processes on one data directory would corrupt it), and keeps
+ * `config.workers` workers connected to it; node:cluster shares the listening port among them.
+ */
+async function runPrimary(config: Config, log: Logger): Promise<void> {
+  const engine = await startEngine({
+    mongodbUri: config.mongodbUri,
+    dataDir: config.dataDir,
+    log: (message) => log.info(message),
+  });
+  // Without JWT_SECRET, workers would all find no secret file and race to create it.
+  resolveJwtSecret(config.jwtSecret, config.dataDir);
+  let stopping = false;
+  // With MONGODB_URI set, a worker's openDatabase connects to this engine instead of starting one.
+  const env = { MONGODB_URI: engine.uri };
+  for (let i = 0; i < config.workers; i += 1) keepWorker(env, log, () => stopping);
+  log.info({ workers: config.workers, engine: engine.kind }, "cluster primary started");
+
+  onStopSignals((signal) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, "cluster shutting down: stopping workers");
+    void stopWorkers()
+      .then(async (clean) => {
+        await engine.stop();
+        log.info("stopped");
+        process.exit(clean ? 0 : 1);
+      })
+      .catch((error: unknown) => {
+        log.error({ err: error }, "cluster shutdown failed");
+        process.exit(1);
+      });
+  }, true);
+}
+
+/** Forks a worker, and a replacement whenever it dies other than in a shutdown. */
+function keepWorker(env: Record<string, string>, log: Logger, stopping: () => boolean): void {
+  const worker = cluster.fork(env);
+  let listened = false;
+  worker.once("listening", () => (listened = true));
+  worker.once("exit", (code: number | null, signal: string | null) => {
+    if (stopping()) return;
+    log.error(
+      { worker: worker.id, pid: worker.process.pid, code, signal },
+      "worker died unexpectedly; forking a replacement",
+    );
+    const replace = () => {
+      if (!stopping()) keepWorker(env, log, stopping);
+    };
+    if (listened) replace();
+    else setTimeout(replace, RESPAWN_DELAY_MS);
+  });
+}
+
+/** SIGTERM to every worker, so each drains as a single process does; true if all exit cleanly. */
+async function stopWorkers(): Promise<boolean> {
+  const workers = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined);
+  const clean = await Promise.all(workers.map(stopWorker));
+  return clean.every(Boolean);
+}
+
+function stopWorker(worker: Worker): Promise<boolean> {
+  if (worker.isDead()) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const force = setTimeout(() => worker.process.kill("SIGKILL"), WORKER_STOP_TIMEOUT_MS);
+    worker.once("exit", (code: number | null, signal: string | null) => {
+      clearTimeout(force);
+      // Killed by the SIGTERM itself: it was still starting and had no handler, nothing to drain.
+      resolve(code === 0 || signal === "SIGTERM");
+    });
+    // The signal, not worker.kill(): that disconnects first and skips the worker's own drain.
+    worker.process.kill("SIGTERM");
+  });
 }
 
 main().catch((error: unknown) => {

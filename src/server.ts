@@ -93,11 +93,14 @@ export async function startServer(
  * listens at once and the first list waits only for what is left of it.
  */
 function warmUpDirectories(services: Services, log: Logger): void {
-  const started = Date.now();
-  services.members
-    .warmUp()
-    .then(() => log.info({ ms: Date.now() - started }, "member directory loaded"))
-    .catch((error: unknown) => log.warn({ err: error }, "member directory not loaded yet"));
+  const directories = { member: services.members, office: services.officeDirectory };
+  for (const [name, directory] of Object.entries(directories)) {
+    const started = Date.now();
+    directory
+      .warmUp()
+      .then(() => log.info({ ms: Date.now() - started }, `${name} directory loaded`))
+      .catch((error: unknown) => log.warn({ err: error }, `${name} directory not loaded yet`));
+  }
 }
 
 function refuseWhileDraining(res: http.ServerResponse): void {

@@ -17,6 +17,7 @@ import { createBranchServiceModel } from "./modules/branch-services/branch-servi
 import { BranchServiceService } from "./modules/branch-services/branch-service.service";
 import { MemberDirectory } from "./modules/members/member-directory";
 import { createMemberModel } from "./modules/members/member.model";
+import { OfficeDirectory } from "./modules/offices/office-directory";
 import { createOfficeHolderModel } from "./modules/offices/office-holder.model";
 import { OfficeHolderService } from "./modules/offices/office-holder.service";
 import { createOfficeModel } from "./modules/offices/office.model";
@@ -80,9 +81,11 @@ export function createServices(
     log,
     config.appUrl,
   );
+  const officeDirectory = new OfficeDirectory(connection, models.offices, models.officeHolders);
   const officeHolders: OfficeHolderService = new OfficeHolderService(
     models.officeHolders,
     models.offices,
+    officeDirectory,
     members,
     locks,
     claims,
@@ -128,7 +131,8 @@ export function createServices(
     branchServices: new BranchServiceService(models.branchServices, (branchId) =>
       members.isBranchInUse(branchId),
     ),
-    offices: new OfficeService(models.offices, officeHolders, locks),
+    offices: new OfficeService(models.offices, officeDirectory, officeHolders, locks),
+    officeDirectory,
     officeHolders,
     /**
      * Lets queued mail go out, releases Redis and the hashing threads; the connection belongs

@@ -14,6 +14,9 @@ import {
   type MemberRecord,
 } from "../../src/modules/members/member.model";
 import { MemberDirectory } from "../../src/modules/members/member-directory";
+import { OfficeDirectory } from "../../src/modules/offices/office-directory";
+import { createOfficeHolderModel } from "../../src/modules/offices/office-holder.model";
+import { createOfficeModel } from "../../src/modules/offices/office.model";
 import { Role } from "../../src/modules/users/role";
 import { UserEmailKeys } from "../../src/modules/users/user-email-keys";
 import { createUserModel, type UserRecord } from "../../src/modules/users/user.model";
@@ -136,6 +139,11 @@ export async function seedDemo(
   await emailKeys.backfill();
   // Running instances read every record again; they missed these writes.
   await new MemberDirectory(connection, members).bulkChanged();
+  await new OfficeDirectory(
+    connection,
+    createOfficeModel(connection),
+    createOfficeHolderModel(connection),
+  ).bulkChanged();
   return {
     branches: branchIds.length,
     users: options.members,

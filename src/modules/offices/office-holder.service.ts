@@ -13,6 +13,7 @@ import type {
   HolderListArgs,
 } from "./office-holder.input";
 import { OfficeHolder } from "./office-holder.type";
+import type { OfficeDirectory } from "./office-directory";
 import type { OfficeModel, OfficeRecord } from "./office.model";
 
 /** What the members module tells about a member record that is to hold an office. */
@@ -37,6 +38,7 @@ export class OfficeHolderService {
   constructor(
     private readonly holders: OfficeHolderModel,
     private readonly offices: OfficeModel,
+    private readonly directory: OfficeDirectory,
     private readonly members: MemberDirectoryForOffices,
     private readonly locks: Locks,
     private readonly claims: Claims,
@@ -64,15 +66,17 @@ export class OfficeHolderService {
             `All ${office.maxSlots} slot(s) of "${office.name}" are taken; end an appointment first`,
           );
         }
-        const holder = await this.holders.create({
-          officeId: office._id,
-          memberId: appointee.id,
-          userId: appointee.userId,
-          name: appointee.name,
-          startDate: args.startDate,
-          endDate: args.endDate ?? null,
-          appointedBy: caller.id,
-        });
+        const holder = await this.directory.write(office._id, () =>
+          this.holders.create({
+            officeId: office._id,
+            memberId: appointee.id,
+            userId: appointee.userId,
+            name: appointee.name,
+            startDate: args.startDate,
+            endDate: args.endDate ?? null,
+            appointedBy: caller.id,
+          }),
+        );
         return OfficeHolder.from(holder.toObject(), office);
       });
     });
@@ -86,13 +90,15 @@ export class OfficeHolderService {
     if (!isActive(holder) || !(await this.claims.take(`holder-end:${holder._id}`))) {
       throw new ConflictError("The appointment has already ended");
     }
-    const ended = await this.holders
-      .findByIdAndUpdate(
-        holder._id,
-        { $set: { endedAt: new Date(), endedBy: caller.id } },
-        { returnDocument: "after" },
-      )
-      .lean();
+    const ended = await this.directory.write(office._id, () =>
+      this.holders
+        .findByIdAndUpdate(
+          holder._id,
+          { $set: { endedAt: new Date(), endedBy: caller.id } },
+          { returnDocument: "after" },
+        )
+        .lean(),
+    );
     if (!ended) throw new NotFoundError("This office has no appointment with this id");
     return OfficeHolder.from(ended, office);
   }
@@ -129,7 +135,9 @@ export class OfficeHolderService {
 
   /** Erasure: the departing account's appointments go with it. */
   async deleteAllOfUser(userId: string): Promise<void> {
-    await this.holders.deleteMany({ userId });
+    const { deletedCount } = await this.holders.deleteMany({ userId });
+    // Several titles may have lost a holder: every instance reads the titles again.
+    if (deletedCount > 0) await this.directory.bulkChanged();
   }
 
   private async page(

@@ -1,10 +1,11 @@
 import { isDuplicateKeyError } from "../../db/errors";
+import { uuidv7 } from "../../db/uuid";
 import type { Locks } from "../../db/locks";
 import { ConflictError, NotFoundError, ValidationError } from "../../errors/app-errors";
 import type { Caller } from "../../graphql/context";
 import { Pagination, type Page } from "../../graphql/envelopes";
-import { containsText } from "../../graphql/paging";
 import { newSections, replaceSections } from "../sections/section.replace";
+import { activeHolders, type OfficeDirectory, type OfficeEntry } from "./office-directory";
 import { rankOf } from "./office-level";
 import { officeLock, type OfficeHolderService } from "./office-holder.service";
 import {
@@ -19,8 +20,10 @@ import { OfficeTitle } from "./office.type";
 
 const SECTION_RULES = { titleRequired: true };
 
+type SortField = "createdAt" | "updatedAt" | "nameKey" | "levelRank";
+
 /** Which stored field each sortBy orders by; ties fall back to name, then id. */
-const SORT_FIELDS: Record<OfficeSortBy, string> = {
+const SORT_FIELDS: Record<OfficeSortBy, SortField> = {
   [OfficeSortBy.createdAt]: "createdAt",
   [OfficeSortBy.updatedAt]: "updatedAt",
   [OfficeSortBy.name]: "nameKey",
@@ -32,52 +35,54 @@ const SORT_FIELDS: Record<OfficeSortBy, string> = {
 export class OfficeService {
   constructor(
     private readonly offices: OfficeModel,
+    private readonly directory: OfficeDirectory,
     private readonly holders: OfficeHolderService,
     private readonly locks: Locks,
   ) {}
 
+  /** From the office directory: sort, search and count need every title and its holders. */
   async list(args: OfficeListArgs): Promise<Omit<Page<OfficeTitle>, "code" | "message">> {
-    const search = args.search?.trim();
-    const filter = search
-      ? { $or: [{ name: containsText(search) }, { description: containsText(search) }] }
-      : {};
-    const direction = args.sortOrder === SortOrder.asc ? 1 : -1;
-    const sortField = SORT_FIELDS[args.sortBy];
-    const sort: Record<string, 1 | -1> = { [sortField]: direction };
-    if (sortField !== "nameKey") sort.nameKey = 1;
-    sort._id = direction;
-    const [records, total] = await Promise.all([
-      this.offices
-        .find(filter)
-        .sort(sort)
-        .skip((args.page - 1) * args.limit)
-        .limit(args.limit)
-        .lean(),
-      this.offices.countDocuments(filter),
-    ]);
+    const search = args.search?.trim().toLowerCase();
+    const matching = (await this.directory.entries()).filter(
+      (entry) =>
+        !search ||
+        entry.record.nameKey.includes(search) ||
+        (entry.record.description?.toLowerCase().includes(search) ?? false),
+    );
+    matching.sort(orderBy(SORT_FIELDS[args.sortBy], args.sortOrder === SortOrder.asc ? 1 : -1));
+    const start = (args.page - 1) * args.limit;
+    const now = new Date();
     return {
-      data: await this.present(records),
-      pagination: Pagination.of(args.page, args.limit, total),
+      data: matching
+        .slice(start, start + args.limit)
+        .map((entry) => OfficeTitle.from(entry.record, activeHolders(entry, now))),
+      pagination: Pagination.of(args.page, args.limit, matching.length),
     };
   }
 
   async get(id: string): Promise<OfficeTitle> {
-    return (await this.present([await this.findRecord(id)]))[0];
+    const entry = await this.directory.get(id);
+    if (!entry) throw notFound();
+    return OfficeTitle.from(entry.record, activeHolders(entry));
   }
 
   async create(_caller: Caller, args: CreateOfficeArgs): Promise<OfficeTitle> {
     const name = nameOf(args);
     if (name === undefined) throw ValidationError.field("name", "name (or title) is required");
+    const id = uuidv7();
     try {
-      const record = await this.offices.create({
-        name,
-        nameKey: name.toLowerCase(),
-        level: args.level,
-        levelRank: rankOf(args.level),
-        description: args.description?.trim() || null,
-        maxSlots: args.maxSlots ?? null,
-        sections: newSections(args.sections ?? [], SECTION_RULES),
-      });
+      const record = await this.directory.write(id, () =>
+        this.offices.create({
+          _id: id,
+          name,
+          nameKey: name.toLowerCase(),
+          level: args.level,
+          levelRank: rankOf(args.level),
+          description: args.description?.trim() || null,
+          maxSlots: args.maxSlots ?? null,
+          sections: newSections(args.sections ?? [], SECTION_RULES),
+        }),
+      );
       return OfficeTitle.from(record.toObject(), 0);
     } catch (error) {
       throw duplicateName(error, name);
@@ -104,11 +109,13 @@ export class OfficeService {
         }
       }
       try {
-        const updated = await this.offices
-          .findByIdAndUpdate(args.id, { $set: changes }, { returnDocument: "after" })
-          .lean();
+        const updated = await this.directory.write(args.id, () =>
+          this.offices
+            .findByIdAndUpdate(args.id, { $set: changes }, { returnDocument: "after" })
+            .lean(),
+        );
         if (!updated) throw notFound();
-        return (await this.present([updated]))[0];
+        return this.get(updated._id);
       } catch (error) {
         throw duplicateName(error, changes.name ?? current.name);
       }
@@ -125,8 +132,10 @@ export class OfficeService {
           `${active} member(s) hold this office; end their appointments before deleting it`,
         );
       }
-      await this.offices.deleteOne({ _id: id });
-      await this.holders.deleteAllOfOffice(id);
+      await this.directory.write(id, async () => {
+        await this.offices.deleteOne({ _id: id });
+        await this.holders.deleteAllOfOffice(id);
+      });
     });
   }
 
@@ -149,11 +158,6 @@ export class OfficeService {
     return changes;
   }
 
-  private async present(records: OfficeRecord[]): Promise<OfficeTitle[]> {
-    const counts = await this.holders.countActive(records.map((record) => record._id));
-    return records.map((record) => OfficeTitle.from(record, counts.get(record._id) ?? 0));
-  }
-
   private async findRecord(id: string): Promise<OfficeRecord> {
     const record = await this.offices.findById(id).lean();
     if (!record) throw notFound();
@@ -169,6 +173,19 @@ function nameOf(args: { name?: string | null; title?: string | null }): string |
     throw ValidationError.field("title", "title is an alias of name; give one, or the same value");
   }
   return name ?? title;
+}
+
+/** Entries ordered by `field` in `direction`, then by name, then by id in `direction`. */
+function orderBy(field: SortField, direction: 1 | -1) {
+  const compare = (a: OfficeRecord, b: OfficeRecord, key: SortField | "_id") => {
+    const left = a[key] instanceof Date ? (a[key] as Date).getTime() : a[key];
+    const right = b[key] instanceof Date ? (b[key] as Date).getTime() : b[key];
+    return left < right ? -1 : left > right ? 1 : 0;
+  };
+  return (a: OfficeEntry, b: OfficeEntry) =>
+    compare(a.record, b.record, field) * direction ||
+    compare(a.record, b.record, "nameKey") ||
+    compare(a.record, b.record, "_id") * direction;
 }
 
 function notFound(): NotFoundError {
