@@ -4,21 +4,19 @@
  */
 import { MemberStatus } from "../../src/modules/members/member.enums";
 import { applyAs, bearer, buildAdmin, buildUser, type TestUser } from "../support/factories";
-import { startTestApp, type TestApp } from "../support/test-app";
+import { startTwoInstances, type TestApp } from "../support/test-app";
 
 let first: TestApp;
 let second: TestApp;
 let admin: TestUser;
 
+let closeBoth: () => Promise<void>;
+
 beforeAll(async () => {
-  first = await startTestApp();
-  second = await startTestApp({ DB_NAME: first.config.dbName });
+  ({ first, second, closeBoth } = await startTwoInstances());
   admin = await buildAdmin(first);
 });
-afterAll(async () => {
-  await second.close();
-  await first.close();
-});
+afterAll(() => closeBoth());
 
 async function listed(app: TestApp, query: Record<string, string | boolean> = {}) {
   const response = await app.http().get("/api/v1/members").query(query).set(bearer(admin));

@@ -4,7 +4,7 @@
  * appointment stops counting when its end date passes, with no write at all.
  */
 import { approvedMemberOf, bearer, buildAdmin, type TestUser } from "../support/factories";
-import { startTestApp, type TestApp } from "../support/test-app";
+import { startTwoInstances, type TestApp } from "../support/test-app";
 
 const OFFICES = "/api/v1/offices";
 let first: TestApp;
@@ -12,15 +12,13 @@ let second: TestApp;
 let admin: TestUser;
 let counter = 0;
 
+let closeBoth: () => Promise<void>;
+
 beforeAll(async () => {
-  first = await startTestApp();
-  second = await startTestApp({ DB_NAME: first.config.dbName });
+  ({ first, second, closeBoth } = await startTwoInstances());
   admin = await buildAdmin(first);
 });
-afterAll(async () => {
-  await second.close();
-  await first.close();
-});
+afterAll(() => closeBoth());
 
 const unique = (label: string) => `${label} ${Date.now().toString(36)}${(counter += 1)}`;
 

@@ -117,3 +117,22 @@ export async function startTestApp(
     },
   };
 }
+
+/** Two instances of the service on one database, as behind a load balancer; close both with `closeBoth`. */
+export async function startTwoInstances(): Promise<{
+  first: TestApp;
+  second: TestApp;
+  closeBoth: () => Promise<void>;
+}> {
+  const first = await startTestApp();
+  const second = await startTestApp({ DB_NAME: first.config.dbName });
+  return {
+    first,
+    second,
+    // The second goes first: the first's close drops the shared database.
+    closeBoth: async () => {
+      await second.close();
+      await first.close();
+    },
+  };
+}
