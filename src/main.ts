@@ -88,6 +88,7 @@ async function runPrimary(config: Config, log: Logger): Promise<void> {
   const env = { MONGODB_URI: engine.uri };
   for (let i = 0; i < config.workers; i += 1) keepWorker(env, log, () => stopping);
   log.info({ workers: config.workers, engine: engine.kind }, "cluster primary started");
+  if (!config.redisUrl) log.warn("no REDIS_URL: each worker counts rate limits on its own");
 
   onStopSignals((signal) => {
     if (stopping) return;
