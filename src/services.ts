@@ -8,6 +8,7 @@ import { Mailer } from "./mail/mailer";
 import { AuthService } from "./modules/auth/auth.service";
 import { EmailVerificationService } from "./modules/auth/email-verification.service";
 import { MfaService } from "./modules/auth/mfa.service";
+import { BcryptPool, defaultBcryptWorkers } from "./modules/auth/bcrypt-pool";
 import { PasswordHasher } from "./modules/auth/password-hasher";
 import { PasswordResetService } from "./modules/auth/password-reset.service";
 import { createSessionModel } from "./modules/auth/session.model";
@@ -57,7 +58,10 @@ export function createServices(
     log,
   });
   const tokens = new TokenService(jwtSecret, config.accessTokenTtlSeconds);
-  const hasher = new PasswordHasher(config.bcryptCost);
+  const hasher = new PasswordHasher(
+    config.bcryptCost,
+    new BcryptPool(defaultBcryptWorkers(config.workers)),
+  );
   const emailKeys = new UserEmailKeys(connection, models.users);
   const claims = new Claims(connection);
   const locks = new Locks(connection);

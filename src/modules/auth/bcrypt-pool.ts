@@ -34,8 +34,9 @@ parentPort.on("message", async (task) => {
 });
 `;
 
-export function defaultBcryptWorkers(): number {
-  return Math.min(4, Math.max(1, os.availableParallelism() - 1));
+/** Threads per process: the cores but one, shared among the processes of a cluster. */
+export function defaultBcryptWorkers(processes = 1): number {
+  return Math.min(4, Math.max(1, Math.floor((os.availableParallelism() - 1) / processes)));
 }
 
 export class BcryptPool {
