@@ -24,8 +24,9 @@ export function freePort(): Promise<number> {
 }
 
 /**
- * Runs a TypeScript entry point of this repository (through ts-node, as `npm run seed:demo`
- * does) with `env` on a free PORT and waits until `readyPath` answers 200.
+ * Runs an entry point of this repository with `env` on a free PORT and waits until
+ * `readyPath` answers 200: compiled JavaScript as it is (the service, as `npm start` runs it),
+ * TypeScript through ts-node (the floor, whose memory is not measured).
  */
 export async function spawnServer(
   entry: string,
@@ -34,7 +35,8 @@ export async function spawnServer(
   timeoutMs = 180_000,
 ): Promise<Spawned> {
   const port = await freePort();
-  const child = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", entry], {
+  const args = entry.endsWith(".js") ? [entry] : ["-r", "ts-node/register/transpile-only", entry];
+  const child = spawn(process.execPath, args, {
     cwd: root,
     env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1" },
     stdio: ["ignore", "pipe", "pipe"],
