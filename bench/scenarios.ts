@@ -4,6 +4,9 @@ import { buildOperationNodeForField } from "@graphql-tools/utils";
 import { buildSchema, OperationTypeNode, print } from "graphql";
 import type { LoadSpec } from "./load";
 
+/** The service's heap cap in the benchmark (README recommends it for about 100 000 members). */
+export const HEAP_OPTIONS = "--max-old-space-size=256";
+
 /** What a scenario needs from the running service: tokens and ids read at start. */
 export interface Session {
   baseUrl: string;

@@ -1,0 +1,57 @@
+/**
+ * The benchmark harness end to end, small: seeds a few hundred demo members, runs every
+ * scenario for a second against the compiled service and the floor, writes the report. No
+ * thresholds: speed is judged in docs/performance.md, this only keeps the harness working.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { renderReport, type ReportInput } from "../../bench/report";
+import { parseBenchArguments, runBench } from "../../bench/run";
+import { READ_SCENARIOS } from "../../bench/scenarios";
+
+let dir: string;
+let input: ReportInput;
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-smoke-"));
+  input = await runBench(
+    parseBenchArguments(["--smoke", `--data-dir=${path.join(dir, "data")}`, `--out=${dir}/p.md`]),
+  );
+}, 240_000);
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+it("measures every read scenario, applications and sign-ins, each with answers and no failures", () => {
+  const names = input.measured.map((measured) => measured.name);
+  expect(names).toEqual([
+    ...READ_SCENARIOS.map((scenario) => scenario.name),
+    "POST /members/apply",
+    "POST /auth/login (bcrypt cost 12)",
+  ]);
+  for (const { name, result } of input.measured) {
+    expect({ name, failures: result.failures }).toEqual({ name, failures: 0 });
+    expect(result.total).toBeGreaterThan(0);
+  }
+  const apply = input.measured.find((measured) => measured.name === "POST /members/apply")!;
+  expect(apply.result.total).toBe(input.options.applications);
+});
+
+it("measures GET /offices with and without a sign-in storm, and the service's memory", () => {
+  expect(input.storm.alone.total).toBeGreaterThan(0);
+  expect(input.storm.during.total).toBeGreaterThan(0);
+  expect(input.storm.storm.total).toBeGreaterThan(0);
+  expect(input.storm.alone.failures + input.storm.during.failures).toBe(0);
+  expect(input.rss.length).toBe(input.options.runs + 1);
+  for (const mb of input.rss) expect(mb).toBeGreaterThan(20);
+});
+
+it("renders the report with the machine, the table, ratios to the floor and every target", () => {
+  const report = renderReport(input);
+  expect(report).toContain(`- Machine: ${os.cpus().length} ×`);
+  for (const { name } of input.measured) expect(report).toContain(`| ${name} |`);
+  expect(report).toMatch(/offices list: REST ≥ 0\.8 × floor \| \d+\.\d\d ×/);
+  expect(report).toMatch(/office by id: GraphQL ≥ 0\.8 × floor \| \d+\.\d\d ×/);
+  for (const target of ["p99 < 25 ms", "p95 < 100 ms", "concurrent sign-ins", "RSS after"]) {
+    expect(report).toContain(target);
+  }
+});
