@@ -15,7 +15,13 @@ import path from "node:path";
 import { connectDatabase } from "../src/db/connection";
 import { startEngine, type Engine } from "../src/db/engine";
 import { DEMO_PASSWORD } from "../scripts/demo/demo-data";
-import { BENCH_DB, BENCH_PASSWORD, createApplicants, ensureDataset } from "./dataset";
+import {
+  BENCH_DATA_KEY,
+  BENCH_DB,
+  BENCH_PASSWORD,
+  createApplicants,
+  ensureDataset,
+} from "./dataset";
 import { measure, type LoadResult } from "./load";
 import { residentMb, spawnServer, type Spawned } from "./processes";
 import { renderReport, type Measured, type ReportInput } from "./report";
@@ -76,6 +82,7 @@ function serviceEnv(engine: Engine, extra: Record<string, string> = {}): Record<
     MONGODB_URI: engine.uri,
     DB_NAME: BENCH_DB,
     JWT_SECRET,
+    DATA_KEY: BENCH_DATA_KEY,
     // Request logs are I/O the hand-written floor does not do; warnings still show.
     LOG_LEVEL: "warn",
     BCRYPT_COST: "12",

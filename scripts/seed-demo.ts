@@ -3,6 +3,7 @@
  * data: `npm run seed:demo -- [members=1000] [--seed=N] [--fresh]`.
  */
 import { loadConfig } from "../src/config";
+import { resolveFieldCipher } from "../src/db/field-cipher";
 import { createLogger } from "../src/logger";
 import { openDatabase } from "../src/server";
 import { DEMO_PASSWORD, seedDemo } from "./demo/demo-data";
@@ -43,6 +44,7 @@ async function main(): Promise<void> {
       members: options.members,
       seed: options.seed,
       bcryptCost: config.bcryptCost,
+      cipher: resolveFieldCipher(config, config.dataDir),
       progress: (done, total) => {
         if (done % 10_000 === 0 || done === total) console.log(`  ${done}/${total} members`);
       },

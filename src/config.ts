@@ -1,4 +1,5 @@
 import path from "node:path";
+import { parseDataKey } from "./db/field-cipher";
 
 export type NodeEnv = "development" | "production" | "test";
 export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
@@ -32,6 +33,10 @@ export interface Config {
   bodyLimitBytes: number;
   /** Processes serving HTTP; above 1, src/main.ts runs a node:cluster primary over them. */
   workers: number;
+  /** Seals SSS and TIN numbers (AES-256-GCM). Absent outside production: generated under dataDir. */
+  dataKey?: Buffer;
+  /** Older keys, still accepted for reading until `npm run data-key:rotate` has re-sealed. */
+  dataKeysPrevious: Buffer[];
 }
 
 /** Contract §4 limits; every one can be tuned per deployment. */
@@ -115,6 +120,14 @@ export function loadConfig(env: Env = process.env): Config {
   if (jwtSecret === undefined && nodeEnv === "production") {
     problems.push("JWT_SECRET is required when NODE_ENV=production");
   }
+  const dataKey = dataKeyOf(text("DATA_KEY"), "DATA_KEY", problems);
+  if (dataKey === undefined && nodeEnv === "production" && text("DATA_KEY") === undefined) {
+    problems.push("DATA_KEY is required when NODE_ENV=production");
+  }
+  const dataKeysPrevious = (text("DATA_KEYS_PREVIOUS") ?? "")
+    .split(",")
+    .filter((key) => key.trim() !== "")
+    .flatMap((key) => dataKeyOf(key, "DATA_KEYS_PREVIOUS", problems) ?? []);
 
   const config: Config = {
     nodeEnv,
@@ -146,10 +159,19 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: readTrustProxy(text("TRUST_PROXY")),
     graphqlIntrospection: bool("GRAPHQL_INTROSPECTION", nodeEnv !== "production"),
     bodyLimitBytes: 1024 * 1024,
+    dataKey,
+    dataKeysPrevious,
     workers: int("WORKERS", 1, 1, 16),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+function dataKeyOf(raw: string | undefined, name: string, problems: string[]): Buffer | undefined {
+  if (raw === undefined) return undefined;
+  const key = parseDataKey(raw);
+  if (!key) problems.push(`${name} must be 32 bytes in base64 or hex (openssl rand -base64 32)`);
+  return key;
 }
 
 function readAdmin(

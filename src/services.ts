@@ -2,6 +2,7 @@ import path from "node:path";
 import type { Connection } from "mongoose";
 import type { Config } from "./config";
 import { Claims } from "./db/claims";
+import { resolveFieldCipher } from "./db/field-cipher";
 import { Locks } from "./db/locks";
 import type { Logger } from "./logger";
 import { Mailer } from "./mail/mailer";
@@ -64,6 +65,7 @@ export function createServices(
   );
   const emailKeys = new UserEmailKeys(connection, models.users);
   const claims = new Claims(connection);
+  const cipher = resolveFieldCipher(config, config.dataDir);
   const locks = new Locks(connection);
   const sessions = new SessionService(models.sessions, claims, config.refreshTokenTtlSeconds, log);
   const emailVerification = new EmailVerificationService(
@@ -78,6 +80,7 @@ export function createServices(
     new MemberDirectory(connection, models.members),
     models.users,
     models.branchServices,
+    cipher,
     claims,
     locks,
     (memberId: string): Promise<boolean> => officeHolders.holdsActiveOffice(memberId),
@@ -97,6 +100,7 @@ export function createServices(
   return {
     connection,
     models,
+    cipher,
     mailer,
     rateLimits,
     tokens,

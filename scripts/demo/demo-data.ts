@@ -1,5 +1,6 @@
 import bcrypt from "bcryptjs";
 import type { Connection } from "mongoose";
+import type { FieldCipher } from "../../src/db/field-cipher";
 import { uuidv7 } from "../../src/db/uuid";
 import { createBranchServiceModel } from "../../src/modules/branch-services/branch-service.model";
 import {
@@ -11,6 +12,7 @@ import {
 import {
   createMemberModel,
   openKeyOf,
+  sealed,
   type MemberRecord,
 } from "../../src/modules/members/member.model";
 import { MemberDirectory } from "../../src/modules/members/member-directory";
@@ -42,6 +44,8 @@ export interface DemoSeedOptions {
   /** Same seed, same people: benchmarks compare like with like. */
   seed: number;
   bcryptCost: number;
+  /** Seals the SSS and TIN numbers, as the service would (the deployment's data key). */
+  cipher: FieldCipher;
   batchSize?: number;
   /** Records spread over this many days before now. */
   spanDays?: number;
@@ -116,7 +120,7 @@ export async function seedDemo(
     );
     await emailKeys.insertMany(people.map((person) => person.user));
     await members.insertMany(
-      people.map((person) => person.member),
+      people.map((person) => sealed(person.member, options.cipher)),
       { lean: true },
     );
     for (const { member } of people) {

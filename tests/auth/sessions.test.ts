@@ -11,7 +11,7 @@ import {
   TEST_PASSWORD,
   type TestUser,
 } from "../support/factories";
-import { startTestApp, type TestApp } from "../support/test-app";
+import { PRODUCTION_ENV, startTestApp, type TestApp } from "../support/test-app";
 
 const AUTH = "/api/v1/auth";
 const SEVEN_DAYS_MS = 7 * 24 * 3600 * 1000;
@@ -170,7 +170,7 @@ describe("the refreshToken cookie", () => {
   });
 
   it("is marked Secure when NODE_ENV=production", async () => {
-    const production = await startTestApp({ NODE_ENV: "production" });
+    const production = await startTestApp(PRODUCTION_ENV);
     try {
       const response = await production
         .http()

@@ -32,6 +32,8 @@ function seed(args: string[], env: Record<string, string> = {}) {
         ...process.env,
         MONGODB_URI: process.env.TEST_MONGODB_URI!,
         DB_NAME: app.config.dbName,
+        // The service's data directory, so the seed seals SSS/TIN with the service's data key.
+        DATA_DIR: app.config.dataDir,
         BCRYPT_COST: "4",
         LOG_LEVEL: "silent",
         ...env,
@@ -122,7 +124,11 @@ test("refuses a bad count and a production database, and changes nothing", async
     stderr: expect.stringContaining('members must be a whole number, got "lots"'),
   });
   await expect(
-    seed(["5"], { NODE_ENV: "production", JWT_SECRET: "x".repeat(40) }),
+    seed(["5"], {
+      NODE_ENV: "production",
+      JWT_SECRET: "x".repeat(40),
+      DATA_KEY: "a".repeat(64),
+    }),
   ).rejects.toMatchObject({
     stderr: expect.stringContaining("Refusing to put demo data into a production database"),
   });

@@ -1,6 +1,6 @@
 import jwt from "jsonwebtoken";
 import { buildAdmin, buildUser } from "../support/factories";
-import { startTestApp, TEST_JWT_SECRET, type TestApp } from "../support/test-app";
+import { PRODUCTION_ENV, startTestApp, TEST_JWT_SECRET, type TestApp } from "../support/test-app";
 
 let app: TestApp;
 beforeAll(async () => {
@@ -174,7 +174,7 @@ describe("responses", () => {
   });
 
   it("never carry a stack trace in production, even for unexpected failures", async () => {
-    const prod = await startTestApp({ NODE_ENV: "production", JWT_SECRET: TEST_JWT_SECRET });
+    const prod = await startTestApp(PRODUCTION_ENV);
     try {
       const admin = await buildAdmin(prod);
       // Break the collection's data behind the service's back so that mapping it throws.

@@ -42,6 +42,13 @@ export interface GraphqlResult<R> {
  * Limits high enough that a test file's many registrations from 127.0.0.1 do not trip them;
  * the rate-limit tests pass the contract's defaults back in.
  */
+/** What production refuses to start without, for tests of production behaviour. */
+export const PRODUCTION_ENV = {
+  NODE_ENV: "production",
+  JWT_SECRET: TEST_JWT_SECRET,
+  DATA_KEY: Buffer.alloc(32, 9).toString("base64"),
+};
+
 export const RELAXED_LIMITS = {
   RATE_LIMIT_PER_MINUTE: "100000",
   RATE_LIMIT_ACCOUNT_PER_HOUR: "100000",

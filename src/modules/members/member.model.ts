@@ -1,4 +1,5 @@
 import { Schema, type Connection, type Model } from "mongoose";
+import type { FieldCipher } from "../../db/field-cipher";
 import { uuidv7 } from "../../db/uuid";
 import { CivilStatus, Gender, MemberStatus, SignatureType } from "./member.enums";
 
@@ -38,6 +39,29 @@ export const OPTIONAL_TEXT_FIELDS = [
   "tertiaryCollege",
   "postGraduateStudies",
 ] as const;
+
+/** Government numbers: stored sealed (AES-256-GCM, src/db/field-cipher.ts), opened to present. */
+export const SEALED_FIELDS = ["sssNumber", "tinNumber"] as const;
+
+/** The record with its sealed fields sealed by `cipher` (null stays null). */
+export function sealed<R extends Pick<MemberRecord, (typeof SEALED_FIELDS)[number]>>(
+  record: R,
+  cipher: FieldCipher,
+): R {
+  const copy = { ...record };
+  for (const field of SEALED_FIELDS) copy[field] = cipher.sealNullable(record[field], field);
+  return copy;
+}
+
+/** The record with its sealed fields readable again, for the admin and owner responses. */
+export function opened<R extends Pick<MemberRecord, (typeof SEALED_FIELDS)[number]>>(
+  record: R,
+  cipher: FieldCipher,
+): R {
+  const copy = { ...record };
+  for (const field of SEALED_FIELDS) copy[field] = cipher.openNullable(record[field], field);
+  return copy;
+}
 
 type RequiredText = Record<(typeof REQUIRED_TEXT_FIELDS)[number], string>;
 type OptionalText = Record<(typeof OPTIONAL_TEXT_FIELDS)[number], string | null>;

@@ -24,9 +24,12 @@ import {
   OPTIONAL_TEXT_FIELDS,
   REQUIRED_TEXT_FIELDS,
   openKeyOf,
+  opened,
+  sealed,
   type MemberModel,
   type MemberRecord,
 } from "./member.model";
+import type { FieldCipher } from "../../db/field-cipher";
 import { Member, type MemberUser } from "./member.type";
 
 /**
@@ -45,6 +48,7 @@ export class MemberService {
     private readonly directory: MemberDirectory,
     private readonly users: UserModel,
     private readonly branches: BranchServiceModel,
+    private readonly cipher: FieldCipher,
     private readonly claims: Claims,
     private readonly locks: Locks,
     private readonly holdsOffice: OfficeCheck,
@@ -298,7 +302,7 @@ export class MemberService {
       const applicant: MemberUser = user
         ? { name: user.name, email: user.email, role: user.role }
         : { name: "", email: record.searchEmail, role: "MEMBER" as MemberUser["role"] };
-      return Member.from(record, applicant, titles);
+      return Member.from(opened(record, this.cipher), applicant, titles);
     });
   }
 
@@ -337,7 +341,10 @@ export class MemberService {
     };
     for (const field of REQUIRED_TEXT_FIELDS) fields[field] = args[field].trim();
     for (const field of OPTIONAL_TEXT_FIELDS) fields[field] = args[field]?.trim() || null;
-    return fields;
+    return sealed(
+      fields as Partial<MemberRecord> & Pick<MemberRecord, "sssNumber" | "tinNumber">,
+      this.cipher,
+    );
   }
 
   /** The decision mail goes out in the background; a failure is logged, the decision stands. */
