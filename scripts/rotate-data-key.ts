@@ -8,13 +8,12 @@ import "reflect-metadata";
 import type { Connection } from "mongoose";
 import { loadConfig } from "../src/config";
 import { resolveFieldCipher, type FieldCipher } from "../src/db/field-cipher";
-import { createLogger } from "../src/logger";
 import {
   createMemberModel,
   SEALED_FIELDS,
   type MemberRecord,
 } from "../src/modules/members/member.model";
-import { openDatabase } from "../src/server";
+import { runWhenMain, withDatabase } from "./script-runner";
 
 export async function rotateDataKey(
   connection: Connection,
@@ -46,23 +45,10 @@ export async function rotateDataKey(
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const log = createLogger({ ...config, logLevel: "warn" });
-  const { engine, connection } = await openDatabase(config, log);
-  try {
-    const { examined, resealed } = await rotateDataKey(
-      connection,
-      resolveFieldCipher(config, config.dataDir),
-    );
-    console.log(`re-sealed ${resealed} of ${examined} member records under the current DATA_KEY`);
-  } finally {
-    await connection.close();
-    await engine.stop();
-  }
+  const { examined, resealed } = await withDatabase(config, (connection) =>
+    rotateDataKey(connection, resolveFieldCipher(config, config.dataDir)),
+  );
+  console.log(`re-sealed ${resealed} of ${examined} member records under the current DATA_KEY`);
 }
 
-if (require.main === module) {
-  main().catch((error: unknown) => {
-    console.error(error instanceof Error ? error.message : error);
-    process.exit(1);
-  });
-}
+runWhenMain(module, main);

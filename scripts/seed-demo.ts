@@ -4,8 +4,7 @@
  */
 import { loadConfig } from "../src/config";
 import { resolveFieldCipher } from "../src/db/field-cipher";
-import { createLogger } from "../src/logger";
-import { openDatabase } from "../src/server";
+import { runWhenMain, withDatabase } from "./script-runner";
 import { DEMO_PASSWORD, seedDemo } from "./demo/demo-data";
 
 interface SeedArguments {
@@ -35,9 +34,7 @@ async function main(): Promise<void> {
   if (config.nodeEnv === "production") {
     throw new Error("Refusing to put demo data into a production database (NODE_ENV=production)");
   }
-  const log = createLogger({ ...config, logLevel: "info" });
-  const { engine, connection } = await openDatabase(config, log);
-  try {
+  await withDatabase(config, async (connection) => {
     if (options.fresh) await connection.dropDatabase();
     const started = Date.now();
     const result = await seedDemo(connection, {
@@ -55,15 +52,7 @@ async function main(): Promise<void> {
         `${result.offices} office titles with ${result.holders} holders ` +
         `into "${config.dbName}" in ${seconds} s; demo accounts sign in with ${DEMO_PASSWORD}`,
     );
-  } finally {
-    await connection.close();
-    await engine.stop();
-  }
-}
-
-if (require.main === module) {
-  main().catch((error: unknown) => {
-    console.error(error instanceof Error ? error.message : error);
-    process.exit(1);
   });
 }
+
+runWhenMain(module, main);

@@ -43,25 +43,24 @@ export const OPTIONAL_TEXT_FIELDS = [
 /** Government numbers: stored sealed (AES-256-GCM, src/db/field-cipher.ts), opened to present. */
 export const SEALED_FIELDS = ["sssNumber", "tinNumber"] as const;
 
-/** The record with its sealed fields sealed by `cipher` (null stays null). */
-export function sealed<R extends Pick<MemberRecord, (typeof SEALED_FIELDS)[number]>>(
+type Sealable = Pick<MemberRecord, (typeof SEALED_FIELDS)[number]>;
+
+function withSealedFields<R extends Sealable>(
   record: R,
-  cipher: FieldCipher,
+  transform: (value: string | null, field: (typeof SEALED_FIELDS)[number]) => string | null,
 ): R {
   const copy = { ...record };
-  for (const field of SEALED_FIELDS) copy[field] = cipher.sealNullable(record[field], field);
+  for (const field of SEALED_FIELDS) copy[field] = transform(record[field], field);
   return copy;
 }
 
+/** The record with its sealed fields sealed by `cipher` (null stays null). */
+export const sealed = <R extends Sealable>(record: R, cipher: FieldCipher): R =>
+  withSealedFields(record, (value, field) => cipher.sealNullable(value, field));
+
 /** The record with its sealed fields readable again, for the admin and owner responses. */
-export function opened<R extends Pick<MemberRecord, (typeof SEALED_FIELDS)[number]>>(
-  record: R,
-  cipher: FieldCipher,
-): R {
-  const copy = { ...record };
-  for (const field of SEALED_FIELDS) copy[field] = cipher.openNullable(record[field], field);
-  return copy;
-}
+export const opened = <R extends Sealable>(record: R, cipher: FieldCipher): R =>
+  withSealedFields(record, (value, field) => cipher.openNullable(value, field));
 
 type RequiredText = Record<(typeof REQUIRED_TEXT_FIELDS)[number], string>;
 type OptionalText = Record<(typeof OPTIONAL_TEXT_FIELDS)[number], string | null>;
