@@ -2,6 +2,8 @@ import path from "node:path";
 import type { Connection } from "mongoose";
 import type { Config } from "./config";
 import { Claims } from "./db/claims";
+import { createAuditLogModel } from "./modules/audit/audit-log.model";
+import { AuditLogService } from "./modules/audit/audit-log.service";
 import { resolveFieldCipher } from "./db/field-cipher";
 import { Locks } from "./db/locks";
 import type { Logger } from "./logger";
@@ -44,6 +46,7 @@ export function createServices(
     members: createMemberModel(connection),
     offices: createOfficeModel(connection),
     officeHolders: createOfficeHolderModel(connection),
+    auditLogs: createAuditLogModel(connection),
   };
   const mailer = new Mailer({
     smtpUrl: config.smtpUrl,
@@ -141,6 +144,7 @@ export function createServices(
     ),
     offices: new OfficeService(models.offices, officeDirectory, officeHolders, locks),
     officeDirectory,
+    audit: new AuditLogService(models.auditLogs, log),
     officeHolders,
     /**
      * Lets queued mail go out, releases Redis and the hashing threads; the connection belongs

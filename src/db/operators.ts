@@ -17,3 +17,11 @@ export function oneOf<T>(values: T[]) {
 export function lessThan<T>(value: T) {
   return mongoose.trusted({ $lt: value });
 }
+
+/** from <= value < to; either bound may be absent. */
+export function within<T>(from: T | null | undefined, to: T | null | undefined) {
+  const range: Record<string, T> = {};
+  if (from !== null && from !== undefined) range.$gte = from;
+  if (to !== null && to !== undefined) range.$lt = to;
+  return mongoose.trusted(range);
+}

@@ -1,6 +1,8 @@
 import "reflect-metadata";
 import type { GraphQLSchema } from "graphql";
 import { buildSchema } from "type-graphql";
+import { AuditLogResolver } from "../modules/audit/audit-log.resolver";
+import { auditMutations } from "../modules/audit/audited-operations";
 import { AuthResolver } from "../modules/auth/auth.resolver";
 import { BranchServiceResolver } from "../modules/branch-services/branch-service.resolver";
 import { MemberResolver } from "../modules/members/member.resolver";
@@ -17,12 +19,15 @@ export const resolvers = [
   OfficeResolver,
   OfficeHolderResolver,
   BranchServiceResolver,
+  AuditLogResolver,
 ] as const;
 
-export function buildAppSchema(): Promise<GraphQLSchema> {
-  return buildSchema({
+export async function buildAppSchema(): Promise<GraphQLSchema> {
+  const schema = await buildSchema({
     resolvers: [...resolvers],
     authChecker,
     validateFn: validateArguments,
   });
+  auditMutations(schema);
+  return schema;
 }

@@ -333,6 +333,8 @@ const MATRIX: Record<Operation, Expectation> = {
       return args({ id: fresh.id, holderId: await appoint(fresh.id, holder.recordId) });
     },
   },
+  // Audit
+  "Query.auditLogs": { access: "admin", call: () => args() },
   // Branches of service
   "Query.branchServices": { access: "public", call: () => args() },
   "Query.branchService": { access: "public", call: () => args({ id: branch.id }) },

@@ -315,6 +315,7 @@ export const REST_ROUTES: RestRoute[] = [
     tag: "Branch services",
     errors: [409],
   },
+  { operation: "Query.auditLogs", method: "GET", path: "/audit-logs", status: 200, tag: "Audit" },
 ];
 
 export function fieldOf(route: RestRoute): { kind: "Query" | "Mutation"; field: string } {

@@ -1,0 +1,39 @@
+import { Schema, type Connection, type Model } from "mongoose";
+import { uuidv7 } from "../../db/uuid";
+
+/**
+ * One administrative act: who, what, on which record, when, in which request. Ids only, never
+ * personal data, so an entry can outlive the erasure of the person it names.
+ */
+export interface AuditLogRecord {
+  /** UUID v7: entries sort by time. */
+  _id: string;
+  at: Date;
+  actorId: string | null;
+  actorRole: string | null;
+  action: string;
+  targetType: string;
+  targetId: string | null;
+  requestId: string;
+}
+
+const auditLogSchema = new Schema<AuditLogRecord>(
+  {
+    _id: { type: String, default: () => uuidv7() },
+    at: { type: Date, required: true },
+    actorId: { type: String, default: null },
+    actorRole: { type: String, default: null },
+    action: { type: String, required: true },
+    targetType: { type: String, required: true },
+    targetId: { type: String, default: null },
+    requestId: { type: String, required: true },
+  },
+  { versionKey: false },
+);
+auditLogSchema.index({ at: -1 });
+
+export type AuditLogModel = Model<AuditLogRecord>;
+
+export function createAuditLogModel(connection: Connection): AuditLogModel {
+  return connection.model<AuditLogRecord>("AuditLog", auditLogSchema, "audit_logs");
+}

@@ -1,0 +1,109 @@
+import type { GraphQLFieldResolver, GraphQLSchema } from "graphql";
+import type { RequestContext } from "../../graphql/context";
+import { Role } from "../users/role";
+
+type Args = Record<string, unknown>;
+
+interface AuditRule {
+  action: string;
+  targetType: string;
+  /** The record acted on; undefined: this call is not audited (e.g. a self-registration). */
+  target: (args: Args, result: unknown, context: RequestContext) => string | null | undefined;
+}
+
+const byArg = (name: string) => (args: Args) => args[name] as string;
+const createdId = (_args: Args, result: unknown) =>
+  (result as { data?: { id?: string } }).data?.id ?? null;
+
+/**
+ * Every mutation, audited or not, with the reason when not: a new mutation without a decision
+ * fails tests/audit/audit-log.test.ts. Audited are administrative acts and acts on members'
+ * personal data (issue 8); a caller's own sign-in, token and profile steps are not.
+ */
+export const AUDITED_MUTATIONS: Record<string, AuditRule | { notAudited: string }> = {
+  register: {
+    action: "user.create",
+    targetType: "user",
+    // Self-registration is the person's own act; an administrator creating an account is audited.
+    target: (_args, result, context) =>
+      context.caller?.role === Role.ADMIN
+        ? ((result as { user?: { id?: string } }).user?.id ?? null)
+        : undefined,
+  },
+  login: { notAudited: "the caller's own sign-in (sessions record it)" },
+  logout: { notAudited: "the caller's own sign-out" },
+  refreshToken: { notAudited: "token rotation" },
+  forgotPassword: { notAudited: "self-service, answers the same for any address" },
+  resetPassword: { notAudited: "self-service with a mailed token" },
+  verifyEmail: { notAudited: "self-service with a mailed code" },
+  resendEmailVerification: { notAudited: "self-service" },
+  setupMfa: { notAudited: "the caller's own second factor" },
+  enableMfa: { notAudited: "the caller's own second factor" },
+  verifyMfa: { notAudited: "the second step of the caller's own sign-in" },
+  disableMfa: { notAudited: "the caller's own second factor" },
+  updateCurrentUser: { notAudited: "the caller's own profile" },
+  applyForMembership: { action: "member.apply", targetType: "member", target: createdId },
+  updateMemberStatus: { action: "member.status", targetType: "member", target: byArg("id") },
+  archiveMember: { action: "member.archive", targetType: "member", target: byArg("id") },
+  retrieveMember: { action: "member.retrieve", targetType: "member", target: byArg("id") },
+  deleteUser: { action: "user.delete", targetType: "user", target: byArg("userId") },
+  deleteCurrentUser: {
+    action: "user.delete",
+    targetType: "user",
+    target: (_args, _result, context) => context.caller?.id ?? null,
+  },
+  createBranchService: { action: "branch.create", targetType: "branchService", target: createdId },
+  updateBranchService: {
+    action: "branch.update",
+    targetType: "branchService",
+    target: byArg("id"),
+  },
+  deleteBranchService: {
+    action: "branch.delete",
+    targetType: "branchService",
+    target: byArg("id"),
+  },
+  createOffice: { action: "office.create", targetType: "office", target: createdId },
+  updateOffice: { action: "office.update", targetType: "office", target: byArg("id") },
+  deleteOffice: { action: "office.delete", targetType: "office", target: byArg("id") },
+  appointOfficeHolder: { action: "office.appoint", targetType: "officeHolder", target: createdId },
+  endOfficeHolder: { action: "office.end", targetType: "officeHolder", target: byArg("holderId") },
+};
+
+/**
+ * Wraps each audited mutation's resolver in the built schema, so /graphql and every REST path
+ * (Sofa executes the same schema) append the entry after the act succeeded, in one place.
+ * Queries are left untouched: no cost on reads.
+ */
+export function auditMutations(schema: GraphQLSchema): void {
+  const fields = schema.getMutationType()?.getFields() ?? {};
+  for (const [name, field] of Object.entries(fields)) {
+    const rule = AUDITED_MUTATIONS[name];
+    if (!rule) throw new Error(`Mutation ${name} has no audit decision (audited-operations.ts)`);
+    if ("notAudited" in rule || !field.resolve) continue;
+    field.resolve = audited(field.resolve, rule);
+  }
+}
+
+function audited(
+  resolve: GraphQLFieldResolver<unknown, RequestContext>,
+  rule: AuditRule,
+): GraphQLFieldResolver<unknown, RequestContext> {
+  return async (source, args: Args, context, info) => {
+    // The caller is read before the act: deleting one's own account removes it.
+    const caller = context.caller;
+    const result: unknown = await resolve(source, args, context, info);
+    const targetId = rule.target(args, result, { ...context, caller });
+    if (targetId !== undefined) {
+      await context.services.audit.record({
+        actorId: caller?.id ?? null,
+        actorRole: caller?.role ?? null,
+        action: rule.action,
+        targetType: rule.targetType,
+        targetId,
+        requestId: context.requestId,
+      });
+    }
+    return result;
+  };
+}
