@@ -30,6 +30,8 @@ export interface Config {
   corsOrigins: string[];
   trustProxy: boolean | number | string;
   graphqlIntrospection: boolean;
+  /** REQUIRE_PRIVACY_CONSENT: applications must carry privacyConsent (default false). */
+  requirePrivacyConsent: boolean;
   bodyLimitBytes: number;
   /** Processes serving HTTP; above 1, src/main.ts runs a node:cluster primary over them. */
   workers: number;
@@ -158,6 +160,7 @@ export function loadConfig(env: Env = process.env): Config {
       .filter(Boolean),
     trustProxy: readTrustProxy(text("TRUST_PROXY")),
     graphqlIntrospection: bool("GRAPHQL_INTROSPECTION", nodeEnv !== "production"),
+    requirePrivacyConsent: bool("REQUIRE_PRIVACY_CONSENT", false),
     bodyLimitBytes: 1024 * 1024,
     dataKey,
     dataKeysPrevious,

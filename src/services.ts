@@ -90,6 +90,7 @@ export function createServices(
     mailer,
     log,
     config.appUrl,
+    config.requirePrivacyConsent,
   );
   const officeDirectory = new OfficeDirectory(connection, models.offices, models.officeHolders);
   const officeHolders: OfficeHolderService = new OfficeHolderService(

@@ -294,6 +294,8 @@ function demoPerson(
       random.next() < 0.5
         ? { type: SignatureType.DRAWN, signatureData: demoSignature(random) }
         : null,
+    // The demo people consented to the notice in force when they applied.
+    privacyConsent: { noticeVersion: "2024-01", consentedAt: createdAt },
     archivedAt,
     statusHistory,
     revision: statusHistory.length - 1 + (archivedAt ? 1 : 0),

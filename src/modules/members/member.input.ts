@@ -14,6 +14,7 @@ import { PageArgs } from "../../graphql/paging";
 import { CivilStatus, Gender, MemberStatus, SignatureType } from "./member.enums";
 
 const TEXT_MAX = 300;
+export const NOTICE_VERSION_MAX = 50;
 export const SIGNATURE_MAX_BYTES = 256 * 1024;
 const NOT_BLANK = /\S/;
 
@@ -88,6 +89,18 @@ export class SignatureInput {
   signatureData!: string;
 }
 
+@InputType("PrivacyConsentInput", {
+  description: "The applicant agreed to the processing of their data under this privacy notice",
+})
+export class PrivacyConsentInput {
+  @Field({
+    description: `Version of the privacy notice the client showed, 1–${NOTICE_VERSION_MAX} characters`,
+  })
+  @Length(1, NOTICE_VERSION_MAX)
+  @Matches(NOT_BLANK, { message: "noticeVersion must not be blank" })
+  noticeVersion!: string;
+}
+
 /** POST /members/apply. Status, ownership and activity are the server's, never the client's. */
 @ArgsType()
 export class ApplyArgs {
@@ -158,6 +171,15 @@ export class ApplyArgs {
   @IsOptional()
   @ValidateNested()
   signature?: SignatureInput | null;
+
+  @Field(() => PrivacyConsentInput, {
+    nullable: true,
+    description:
+      "Consent to processing; the server records the time. Required when the deployment sets REQUIRE_PRIVACY_CONSENT",
+  })
+  @IsOptional()
+  @ValidateNested()
+  privacyConsent?: PrivacyConsentInput | null;
 }
 
 @ArgsType()

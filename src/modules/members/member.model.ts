@@ -73,6 +73,12 @@ export interface StatusChangeRecord {
   reason: string | null;
 }
 
+/** What the applicant consented to, and when the server received the application. */
+export interface PrivacyConsentRecord {
+  noticeVersion: string;
+  consentedAt: Date;
+}
+
 export interface MemberRecord extends RequiredText, OptionalText {
   _id: string;
   userId: string;
@@ -88,6 +94,8 @@ export interface MemberRecord extends RequiredText, OptionalText {
     contactNumber: string;
   }[];
   signature: { type: SignatureType; signatureData: string } | null;
+  /** Null when the application carried none; records from before consent was asked lack it. */
+  privacyConsent: PrivacyConsentRecord | null;
   archivedAt: Date | null;
   statusHistory: StatusChangeRecord[];
   /**
@@ -128,6 +136,13 @@ const memberSchema = new Schema<MemberRecord>(
     },
     signature: {
       type: new Schema({ type: { type: String }, signatureData: { type: String } }, { _id: false }),
+      default: null,
+    },
+    privacyConsent: {
+      type: new Schema(
+        { noticeVersion: { type: String }, consentedAt: { type: Date } },
+        { _id: false },
+      ),
       default: null,
     },
     archivedAt: { type: Date, default: null },

@@ -55,21 +55,31 @@ export class MemberService {
     private readonly mailer: Mailer,
     private readonly log: Logger,
     private readonly appUrl: string | undefined,
+    /** REQUIRE_PRIVACY_CONSENT: an application without privacyConsent is refused. */
+    private readonly requirePrivacyConsent: boolean,
   ) {}
 
   /** A verified caller applies; a second open application is a 409 (enforced by openKey). */
   async apply(caller: Caller, args: ApplyArgs): Promise<Member> {
     if (!caller.user.isEmailVerified) throw new EmailNotVerifiedError();
+    if (this.requirePrivacyConsent && !args.privacyConsent) {
+      throw ValidationError.field(
+        "privacyConsent",
+        "privacyConsent is required: consent to the privacy notice to apply",
+      );
+    }
     const preferredBranchIds = await this.existingBranches(args.preferredBranchIds ?? []);
     const id = uuidv7();
+    // The server's clock, not the client's, dates the application and the consent it carries.
+    const receivedAt = new Date();
     const record = new this.members({
-      ...this.applicationFields(args),
+      ...this.applicationFields(args, receivedAt),
       _id: id,
       userId: caller.id,
       status: MemberStatus.PENDING,
       preferredBranchIds,
       statusHistory: [
-        { from: null, to: MemberStatus.PENDING, by: caller.id, at: new Date(), reason: null },
+        { from: null, to: MemberStatus.PENDING, by: caller.id, at: receivedAt, reason: null },
       ],
       openKey: openKeyOf({
         _id: id,
@@ -321,7 +331,7 @@ export class MemberService {
     return unique;
   }
 
-  private applicationFields(args: ApplyArgs): Partial<MemberRecord> {
+  private applicationFields(args: ApplyArgs, receivedAt: Date): Partial<MemberRecord> {
     const fields: Record<string, unknown> = {
       civilStatus: args.civilStatus,
       gender: args.gender,
@@ -337,6 +347,9 @@ export class MemberService {
       })),
       signature: args.signature
         ? { type: args.signature.type, signatureData: args.signature.signatureData }
+        : null,
+      privacyConsent: args.privacyConsent
+        ? { noticeVersion: args.privacyConsent.noticeVersion.trim(), consentedAt: receivedAt }
         : null,
     };
     for (const field of REQUIRED_TEXT_FIELDS) fields[field] = args[field].trim();

@@ -64,6 +64,17 @@ export class Signature {
   signatureData!: string;
 }
 
+@ObjectType("PrivacyConsent", {
+  description: "The applicant's consent to processing, as recorded with the application",
+})
+export class PrivacyConsent {
+  @Field({ description: "Version of the privacy notice the applicant was shown" })
+  noticeVersion!: string;
+
+  @Field(() => DateTimeISOResolver, { description: "When the server received the application" })
+  consentedAt!: Date;
+}
+
 @ObjectType("StatusChange", { description: "One entry of a member record's status history" })
 export class StatusChange {
   @Field(() => MemberStatus, { nullable: true, description: "Null for the application itself" })
@@ -129,6 +140,7 @@ export class Member {
   @Field(() => [MinisterialExperience]) ministerialExperiences!: MinisterialExperience[];
   @Field(() => [CharacterReference]) characterReferences!: CharacterReference[];
   @Field(() => Signature, { nullable: true }) signature!: Signature | null;
+  @Field(() => PrivacyConsent, { nullable: true }) privacyConsent!: PrivacyConsent | null;
   @Field(() => [StatusChange]) statusHistory!: StatusChange[];
 
   /** The record with what it refers to (account, branch titles) already looked up. */
@@ -152,6 +164,12 @@ export class Member {
       dateOfBirth: record.dateOfBirth,
       characterReferences: record.characterReferences,
       signature: record.signature,
+      privacyConsent: record.privacyConsent
+        ? {
+            noticeVersion: record.privacyConsent.noticeVersion,
+            consentedAt: record.privacyConsent.consentedAt,
+          }
+        : null,
       statusHistory: record.statusHistory,
       archivedAt: record.archivedAt,
       createdAt: record.createdAt,
