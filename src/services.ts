@@ -134,9 +134,10 @@ export function createServices(
     members,
     users: new UsersService(models.users, emailKeys, emailVerification, {
       erasers: [
-        (userId) => officeHolders.deleteAllOfUser(userId),
-        (userId) => members.deleteAllOf(userId),
-        (userId) => sessions.deleteAllOf(userId),
+        ({ id }) => officeHolders.deleteAllOfUser(id),
+        ({ id }) => members.deleteAllOf(id),
+        ({ id }) => sessions.deleteAllOf(id),
+        async ({ email }) => void (await mailer.forget(email)),
       ],
       emailChanged: [(userId, email) => members.emailChanged(userId, email)],
     }),

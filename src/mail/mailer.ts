@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import nodemailer from "nodemailer";
 import type { Logger } from "../logger";
@@ -25,6 +25,8 @@ type DeliveryReceipt = { file: string } | { messageId: string };
 
 interface Delivery {
   deliver(message: MailMessage): Promise<DeliveryReceipt>;
+  /** Deletes every kept message to `address` (erasure); returns how many. */
+  forget(address: string): Promise<number>;
   close(): void;
 }
 
@@ -63,6 +65,15 @@ export class Mailer {
     const sending = this.deliverAndLog(message, fields);
     this.pending.add(sending);
     void sending.finally(() => this.pending.delete(sending));
+  }
+
+  /**
+   * Erasure: messages to `address` still kept by the service (the outbox of the embedded
+   * default) are deleted, after any send to it still under way. SMTP keeps nothing here.
+   */
+  async forget(address: string): Promise<number> {
+    await this.flush();
+    return this.delivery.forget(address);
   }
 
   /** Resolves when every send started so far has finished (succeeded or failed). */
@@ -107,6 +118,7 @@ function smtpDelivery(smtpUrl: string, from: string): Delivery {
       const info = await transport.sendMail({ ...message, from });
       return { messageId: info.messageId };
     },
+    forget: () => Promise.resolve(0),
     close: () => transport.close(),
   };
 }
@@ -124,9 +136,27 @@ function outboxDelivery(outboxDir: string, from: string): Delivery {
       await writeFile(file, info.message, { mode: 0o600, flag: "wx" });
       return { file };
     },
+    forget: (address) => forgetInOutbox(outboxDir, address),
     close: () => transport.close(),
   };
 }
+
+async function forgetInOutbox(outboxDir: string, address: string): Promise<number> {
+  const names = await readdir(outboxDir).catch(() => [] as string[]);
+  // The address whole, as the To header lists it: bare, in <>, or among others.
+  const recipient = new RegExp(`^To:(.*[\\s<,])?${escapeRegExp(address)}([\\s>,].*)?$`, "im");
+  let removed = 0;
+  for (const name of names.filter((file) => file.endsWith(".eml"))) {
+    const file = path.join(outboxDir, name);
+    const content = await readFile(file, "utf8").catch(() => "");
+    if (!recipient.test(content)) continue;
+    await rm(file, { force: true });
+    removed += 1;
+  }
+  return removed;
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** Sorts by time in a directory listing; colons are left out because Windows forbids them. */
 function outboxFileName(now = new Date()): string {

@@ -12,7 +12,7 @@ import { User, type UserList } from "./user.type";
 
 /** What other modules do when an account changes: erase their data, follow a new email. */
 export interface AccountHooks {
-  erasers: ((userId: string) => Promise<void>)[];
+  erasers: ((account: { id: string; email: string }) => Promise<void>)[];
   emailChanged: ((userId: string, email: string) => Promise<void>)[];
 }
 
@@ -98,7 +98,7 @@ export class UsersService {
         );
       }
     }
-    for (const erase of this.hooks.erasers) await erase(targetId);
+    for (const erase of this.hooks.erasers) await erase({ id: targetId, email: target.email });
     await this.users.deleteOne({ _id: targetId });
     await this.emailKeys.release(target.email, targetId);
   }
