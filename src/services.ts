@@ -3,6 +3,7 @@ import type { Connection } from "mongoose";
 import type { Config } from "./config";
 import { Claims } from "./db/claims";
 import { createAuditLogModel } from "./modules/audit/audit-log.model";
+import { DataExportService } from "./modules/privacy/data-export.service";
 import { AuditLogService } from "./modules/audit/audit-log.service";
 import { resolveFieldCipher } from "./db/field-cipher";
 import { Locks } from "./db/locks";
@@ -101,6 +102,16 @@ export function createServices(
     locks,
     claims,
   );
+  const audit = new AuditLogService(models.auditLogs, log);
+  const users = new UsersService(models.users, emailKeys, emailVerification, {
+    erasers: [
+      ({ id }) => officeHolders.deleteAllOfUser(id),
+      ({ id }) => members.deleteAllOf(id),
+      ({ id }) => sessions.deleteAllOf(id),
+      async ({ email }) => void (await mailer.forget(email)),
+    ],
+    emailChanged: [(userId, email) => members.emailChanged(userId, email)],
+  });
   return {
     connection,
     models,
@@ -132,21 +143,14 @@ export function createServices(
       config.appUrl,
     ),
     members,
-    users: new UsersService(models.users, emailKeys, emailVerification, {
-      erasers: [
-        ({ id }) => officeHolders.deleteAllOfUser(id),
-        ({ id }) => members.deleteAllOf(id),
-        ({ id }) => sessions.deleteAllOf(id),
-        async ({ email }) => void (await mailer.forget(email)),
-      ],
-      emailChanged: [(userId, email) => members.emailChanged(userId, email)],
-    }),
+    users,
     branchServices: new BranchServiceService(models.branchServices, (branchId) =>
       members.isBranchInUse(branchId),
     ),
     offices: new OfficeService(models.offices, officeDirectory, officeHolders, locks),
     officeDirectory,
-    audit: new AuditLogService(models.auditLogs, log),
+    audit,
+    dataExport: new DataExportService(users, sessions, members, officeHolders, audit),
     officeHolders,
     /**
      * Lets queued mail go out, releases Redis and the hashing threads; the connection belongs

@@ -8,6 +8,7 @@ import { BranchServiceResolver } from "../modules/branch-services/branch-service
 import { MemberResolver } from "../modules/members/member.resolver";
 import { OfficeHolderResolver } from "../modules/offices/office-holder.resolver";
 import { OfficeResolver } from "../modules/offices/office.resolver";
+import { DataExportResolver } from "../modules/privacy/data-export.resolver";
 import { UsersResolver } from "../modules/users/users.resolver";
 import { authChecker } from "./auth-checker";
 import { validateArguments } from "./validation";
@@ -20,6 +21,7 @@ export const resolvers = [
   OfficeHolderResolver,
   BranchServiceResolver,
   AuditLogResolver,
+  DataExportResolver,
 ] as const;
 
 export async function buildAppSchema(): Promise<GraphQLSchema> {

@@ -333,8 +333,10 @@ const MATRIX: Record<Operation, Expectation> = {
       return args({ id: fresh.id, holderId: await appoint(fresh.id, holder.recordId) });
     },
   },
-  // Audit
+  // Audit and subject access
   "Query.auditLogs": { access: "admin", call: () => args() },
+  "Query.currentUserExport": { access: "signed-in", call: () => args() },
+  "Query.userExport": { access: "admin", call: () => args({ userId: otherAccount.id }) },
   // Branches of service
   "Query.branchServices": { access: "public", call: () => args() },
   "Query.branchService": { access: "public", call: () => args({ id: branch.id }) },

@@ -152,6 +152,20 @@ export const REST_ROUTES: RestRoute[] = [
     tag: "Users",
     errors: [409],
   },
+  {
+    operation: "Query.currentUserExport",
+    method: "GET",
+    path: "/users/current/export",
+    status: 200,
+    tag: "Users",
+  },
+  {
+    operation: "Query.userExport",
+    method: "GET",
+    path: "/users/:userId/export",
+    status: 200,
+    tag: "Users",
+  },
   { operation: "Query.users", method: "GET", path: "/users", status: 200, tag: "Users" },
   { operation: "Query.user", method: "GET", path: "/users/:userId", status: 200, tag: "Users" },
   {

@@ -1,5 +1,5 @@
 import type { Logger } from "pino";
-import { within } from "../../db/operators";
+import { oneOf, within } from "../../db/operators";
 import { ValidationError } from "../../errors/app-errors";
 import { Pagination, type Page } from "../../graphql/envelopes";
 import type { AuditLogListArgs } from "./audit-log.input";
@@ -25,6 +25,18 @@ export class AuditLogService {
     } catch (error) {
       this.log.error({ err: error, audit: entry }, "audit entry not written");
     }
+  }
+
+  /** Subject access: the entries naming any of `ids` as actor or as target, newest first. */
+  async entriesAbout(ids: string[]): Promise<AuditLogEntry[]> {
+    const [asActor, asTarget] = await Promise.all([
+      this.entries.find({ actorId: oneOf(ids) }).lean(),
+      this.entries.find({ targetId: oneOf(ids) }).lean(),
+    ]);
+    const unique = new Map([...asActor, ...asTarget].map((record) => [record._id, record]));
+    return [...unique.values()]
+      .sort((a, b) => (a._id < b._id ? 1 : -1))
+      .map((record) => AuditLogEntry.from(record));
   }
 
   async list(args: AuditLogListArgs): Promise<Omit<Page<AuditLogEntry>, "code" | "message">> {

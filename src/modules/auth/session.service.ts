@@ -115,6 +115,11 @@ export class SessionService {
     );
   }
 
+  /** Subject access: the account's sessions, newest first (token hashes stay inside). */
+  async allOf(userId: string): Promise<SessionRecord[]> {
+    return this.sessions.find({ userId }).sort({ createdAt: -1, _id: -1 }).lean();
+  }
+
   async deleteAllOf(userId: string): Promise<void> {
     await this.sessions.deleteMany({ userId });
   }

@@ -215,6 +215,13 @@ export class MemberService {
   }
 
   /** Erasure: an account's member records go with it. */
+  /** Subject access: every application of the account, archived ones and their history included. */
+  async allOf(userId: string): Promise<Member[]> {
+    const ids = await this.directory.idsOfUser(userId);
+    const records = await Promise.all(ids.map((id) => this.members.findById(id).lean()));
+    return this.present(records.filter((record) => record !== null));
+  }
+
   async deleteAllOf(userId: string): Promise<void> {
     for (const id of await this.directory.idsOfUser(userId)) {
       await this.directory.write(id, () => this.members.deleteOne({ _id: id }));

@@ -133,6 +133,16 @@ export class OfficeHolderService {
     await this.holders.deleteMany({ officeId });
   }
 
+  /** Subject access: every appointment of the account, ended ones included, newest first. */
+  async allOfUser(userId: string): Promise<OfficeHolder[]> {
+    const records = await this.holders.find({ userId }).sort({ createdAt: -1, _id: -1 }).lean();
+    const offices = await this.officesOf(records, new Map());
+    return records.flatMap((record) => {
+      const office = offices.get(record.officeId);
+      return office ? [OfficeHolder.from(record, office)] : [];
+    });
+  }
+
   /** Erasure: the departing account's appointments go with it. */
   async deleteAllOfUser(userId: string): Promise<void> {
     const { deletedCount } = await this.holders.deleteMany({ userId });

@@ -1,0 +1,26 @@
+import { UUIDResolver } from "graphql-scalars";
+import { Arg, Authorized, Ctx, Query, Resolver } from "type-graphql";
+import type { RequestContext } from "../../graphql/context";
+import { ok } from "../../graphql/envelopes";
+import { Role } from "../users/role";
+import { DataExportPayload } from "./data-export.type";
+
+@Resolver()
+export class DataExportResolver {
+  @Authorized()
+  @Query(() => DataExportPayload, {
+    description: "Everything the service holds about the caller, as one document.",
+  })
+  async currentUserExport(@Ctx() ctx: RequestContext) {
+    return ok(await ctx.services.dataExport.exportOf(ctx.caller!.id), "Your data");
+  }
+
+  @Authorized(Role.ADMIN)
+  @Query(() => DataExportPayload, {
+    description:
+      "Everything the service holds about an account, for its owner's request. Admin only.",
+  })
+  async userExport(@Arg("userId", () => UUIDResolver) userId: string, @Ctx() ctx: RequestContext) {
+    return ok(await ctx.services.dataExport.exportOf(userId), "The account's data");
+  }
+}

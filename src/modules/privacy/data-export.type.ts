@@ -1,0 +1,50 @@
+import { DateTimeISOResolver } from "graphql-scalars";
+import { Field, ID, ObjectType } from "type-graphql";
+import { PayloadType } from "../../graphql/envelopes";
+import { AuditLogEntry } from "../audit/audit-log.type";
+import type { SessionRecord } from "../auth/session.model";
+import { Member } from "../members/member.type";
+import { OfficeHolder } from "../offices/office-holder.type";
+import { User } from "../users/user.type";
+
+@ObjectType("SessionExport", { description: "A sign-in as the service keeps it (no token)" })
+export class SessionExport {
+  @Field(() => ID) id!: string;
+  @Field(() => String, { nullable: true }) userAgent!: string | null;
+  @Field(() => String, { nullable: true }) ip!: string | null;
+  @Field(() => DateTimeISOResolver) createdAt!: Date;
+  @Field(() => DateTimeISOResolver) lastUsedAt!: Date;
+  @Field(() => DateTimeISOResolver) expiresAt!: Date;
+  @Field(() => DateTimeISOResolver, { nullable: true }) revokedAt!: Date | null;
+  @Field(() => String, { nullable: true }) revokedReason!: string | null;
+
+  static from(record: SessionRecord): SessionExport {
+    return Object.assign(new SessionExport(), {
+      id: record._id,
+      userAgent: record.userAgent,
+      ip: record.ip,
+      createdAt: record.createdAt,
+      lastUsedAt: record.lastUsedAt,
+      expiresAt: record.expiresAt,
+      revokedAt: record.revokedAt,
+      revokedReason: record.revokedReason,
+    });
+  }
+}
+
+@ObjectType("DataExport", {
+  description: "Everything the service holds about one account (Data Privacy Act, access)",
+})
+export class DataExport {
+  @Field(() => DateTimeISOResolver) exportedAt!: Date;
+  @Field(() => User) account!: User;
+  @Field(() => [SessionExport]) sessions!: SessionExport[];
+  @Field(() => [Member], { description: "Applications, with their status history" })
+  memberships!: Member[];
+  @Field(() => [OfficeHolder], { description: "Appointments, ended ones included" })
+  appointments!: OfficeHolder[];
+  @Field(() => [AuditLogEntry], { description: "Audit entries naming the account" })
+  auditEntries!: AuditLogEntry[];
+}
+
+export const DataExportPayload = PayloadType(DataExport, "DataExportPayload");
