@@ -20,6 +20,7 @@ import { createGraphqlServer } from "../graphql/graphql-server";
 import type { Services } from "../services";
 import { graphiqlAssets, graphiqlPage, swaggerUi } from "./explorers";
 import { operationsRoutes } from "./operations";
+import { memberExportRoute } from "./rest/member-export";
 import { createRestApi } from "./rest/rest-api";
 import { API_BASE } from "./rest/rest-routes";
 
@@ -62,6 +63,7 @@ export async function createApp(
   });
   app.use(API_BASE, operationsRoutes(services.connection));
   app.use(`${API_BASE}/docs`, swaggerUi(`${API_BASE}/openapi.json`));
+  app.use(API_BASE, memberExportRoute(schema, buildContext));
   app.use(API_BASE, rest.router);
 
   const graphql = createGraphqlServer({

@@ -215,6 +215,21 @@ export class MemberService {
   }
 
   /** Erasure: an account's member records go with it. */
+  /**
+   * The records a list query selects, all of them, newest first, in batches read by primary
+   * key: the export streams them out without holding more than one batch of records.
+   */
+  async *exportRecords(query: MemberQuery, batchSize = 100): AsyncGenerator<MemberRecord> {
+    // The selection is fixed first (ids only), so records changing meanwhile are neither
+    // skipped nor repeated.
+    const { ids } = await this.directory.select(query, 1, Number.MAX_SAFE_INTEGER);
+    for (let first = 0; first < ids.length; first += batchSize) {
+      const batch = ids.slice(first, first + batchSize);
+      const records = await Promise.all(batch.map((id) => this.members.findById(id).lean()));
+      for (const record of records) if (record) yield opened(record, this.cipher);
+    }
+  }
+
   /** Subject access: every application of the account, archived ones and their history included. */
   async allOf(userId: string): Promise<Member[]> {
     const ids = await this.directory.idsOfUser(userId);

@@ -1,0 +1,62 @@
+import { once } from "node:events";
+import express, { type Request, type Response } from "express";
+import type { GraphQLSchema } from "graphql";
+import qs from "qs";
+import { assertAccess } from "../../graphql/access";
+import type { RequestContext } from "../../graphql/context";
+import { CSV_HEADER, csvRow } from "../../modules/members/member-csv";
+import { Role } from "../../modules/users/role";
+import { checkArguments } from "./rest-arguments";
+
+/**
+ * GET /members/export.csv: the records GET /members would list with the same filters (all
+ * pages), as CSV, streamed: records are read in batches and written as the client takes them,
+ * so memory stays flat however many there are. Admin only; each export is audited.
+ */
+export function memberExportRoute(
+  schema: GraphQLSchema,
+  buildContext: (req: Request, res: Response) => Promise<RequestContext>,
+): express.Router {
+  const listArgs = schema.getQueryType()!.getFields().members.args;
+  const router = express.Router();
+  router.get("/members/export.csv", async (req, res) => {
+    const context = await buildContext(req, res);
+    assertAccess(context, [Role.ADMIN]);
+    const raw = qs.parse(req.originalUrl.split("?")[1] ?? "");
+    const { status, search, includeArchived } = checkArguments(
+      listArgs.filter((arg) => ["status", "search", "includeArchived"].includes(arg.name)),
+      raw,
+    ) as { status?: string; search?: string; includeArchived?: boolean };
+    const query = { status: status as never, search, includeArchived: includeArchived === true };
+    await context.services.audit.record({
+      actorId: context.caller!.id,
+      actorRole: context.caller!.role,
+      action: "member.export",
+      targetType: "member",
+      targetId: null,
+      requestId: context.requestId,
+    });
+    res.status(200);
+    res.setHeader("content-type", "text/csv; charset=utf-8");
+    res.setHeader("content-disposition", 'attachment; filename="members.csv"');
+    res.setHeader("cache-control", "no-store");
+    try {
+      await write(res, CSV_HEADER);
+      for await (const record of context.services.members.exportRecords(query)) {
+        if (res.destroyed) return;
+        await write(res, csvRow(record));
+      }
+      res.end();
+    } catch (error) {
+      // The status line is gone already: cut the download short rather than end it as complete.
+      context.log.error({ err: error }, "member export interrupted");
+      res.destroy();
+    }
+  });
+  return router;
+}
+
+/** Waits for the client when its buffer is full: the backpressure that bounds memory. */
+async function write(res: Response, chunk: string): Promise<void> {
+  if (!res.write(chunk)) await Promise.race([once(res, "drain"), once(res, "close")]);
+}
