@@ -228,6 +228,41 @@ async function applicantTokens(engine: Engine, service: Spawned, count: number):
   }
 }
 
+/**
+ * Downloads GET /members/export.csv of every record (archived included) while sampling the
+ * service's resident memory: the streaming export's memory bound on the demo data.
+ */
+async function exportAll(session: Session, pid: number) {
+  const baseline = residentMb(pid);
+  let peak = baseline;
+  const sampler = setInterval(() => (peak = Math.max(peak, residentMb(pid))), 100);
+  const started = Date.now();
+  let rows = -1;
+  try {
+    const response = await fetch(
+      `${session.baseUrl}/api/v1/members/export.csv?includeArchived=true`,
+      {
+        headers: { authorization: `Bearer ${session.adminToken}` },
+      },
+    );
+    if (!response.ok || !response.body) throw new Error(`export: ${response.status}`);
+    const decoder = new TextDecoder();
+    const reader = response.body.getReader();
+    for (let next = await reader.read(); !next.done; next = await reader.read()) {
+      // Rows end with CRLF; line breaks inside quoted cells are bare LF.
+      rows += (decoder.decode(next.value, { stream: true }).match(/\r\n/g) ?? []).length;
+    }
+  } finally {
+    clearInterval(sampler);
+  }
+  return {
+    rows,
+    seconds: Math.round((Date.now() - started) / 100) / 10,
+    baselineMb: baseline,
+    peakGrowthMb: peak - baseline,
+  };
+}
+
 /** GET /offices at the target concurrency, alone and while `logins` sign-ins run (cost 12). */
 async function loginStorm(session: Session, email: string, options: BenchOptions) {
   const offices = () => ({
@@ -315,6 +350,10 @@ export async function runBench(options: BenchOptions): Promise<ReportInput> {
     };
     const storm = await loginStorm(session, email, options);
     rss.push(residentMb(service.child.pid!));
+    const csvExport = await exportAll(session, service.child.pid!);
+    log(
+      `CSV export: ${csvExport.rows} rows in ${csvExport.seconds} s, peak +${csvExport.peakGrowthMb} MB`,
+    );
     await service.stop();
     spawned.splice(spawned.indexOf(service), 1);
     const cluster = options.smoke ? [] : await clusterComparison(engine, options, session);
@@ -325,6 +364,7 @@ export async function runBench(options: BenchOptions): Promise<ReportInput> {
       storm,
       rss,
       cluster,
+      csvExport,
     };
   } finally {
     for (const process of spawned) await process.stop();

@@ -45,13 +45,25 @@ it("measures GET /offices with and without a sign-in storm, and the service's me
   for (const mb of input.rss) expect(mb).toBeGreaterThan(20);
 });
 
+it("downloads the CSV export of every seeded record while watching the memory", () => {
+  // The smoke data: its members plus the applications the run itself made.
+  expect(input.csvExport.rows).toBe(input.options.members + input.options.applications);
+  expect(input.csvExport.baselineMb).toBeGreaterThan(20);
+});
+
 it("renders the report with the machine, the table, ratios to the floor and every target", () => {
   const report = renderReport(input);
   expect(report).toContain(`- Machine: ${os.cpus().length} ×`);
   for (const { name } of input.measured) expect(report).toContain(`| ${name} |`);
   expect(report).toMatch(/offices list: REST ≥ 0\.8 × floor \| \d+\.\d\d ×/);
   expect(report).toMatch(/office by id: GraphQL ≥ 0\.8 × floor \| \d+\.\d\d ×/);
-  for (const target of ["p99 < 25 ms", "p95 < 100 ms", "concurrent sign-ins", "RSS after"]) {
+  for (const target of [
+    "p99 < 25 ms",
+    "p95 < 100 ms",
+    "concurrent sign-ins",
+    "RSS after",
+    "export.csv",
+  ]) {
     expect(report).toContain(target);
   }
 });
