@@ -25,7 +25,8 @@ import {
 import { measure, type LoadResult } from "./load";
 import { residentMb, spawnServer, type Spawned } from "./processes";
 import { renderReport, type Measured, type ReportInput } from "./report";
-import { APPLICATION, HEAP_OPTIONS, READ_SCENARIOS, type Session } from "./scenarios";
+import { SAMPLE_APPLICATION } from "../scripts/demo/sample-application";
+import { HEAP_OPTIONS, READ_SCENARIOS, type Session } from "./scenarios";
 
 export interface BenchOptions {
   members: number;
@@ -182,7 +183,7 @@ async function applications(
   const result = await measure({
     url: `${session.baseUrl}/api/v1/members/apply`,
     method: "POST",
-    body: JSON.stringify(APPLICATION),
+    body: JSON.stringify(SAMPLE_APPLICATION),
     connections: Math.min(20, options.connections),
     amount: tokens.length,
     setupRequest: (request) => ({

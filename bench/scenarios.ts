@@ -139,24 +139,3 @@ export const READ_SCENARIOS: Scenario[] = [
     }),
   },
 ];
-
-/** A complete application (contract §6), as a client would send it. */
-export const APPLICATION = {
-  firstName: "Benchmark",
-  lastName: "Applicant",
-  mobilePhoneNumber: "09171234567",
-  homeAddress: "12 Mabini Street",
-  civilStatus: "SINGLE",
-  gender: "FEMALE",
-  nationality: "Filipino",
-  dateOfBirth: "1990-03-15T00:00:00.000Z",
-  region: "Region VII (Central Visayas)",
-  province: "Cebu",
-  municipalityCity: "Cebu City",
-  barangay: "Lahug",
-  emergencyContactName: "Jose Applicant",
-  emergencyContactMobile: "09181234567",
-  churchAffiliation: "Victory Christian Fellowship",
-  churchAddress: "Cebu City",
-  currentPositionRole: "Elder",
-};

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { SAMPLE_APPLICATION } from "../../scripts/demo/sample-application";
 import { Role } from "../../src/modules/users/role";
 import { verificationCodeIn } from "./mailbox";
 import type { TestApp } from "./test-app";
@@ -117,26 +118,7 @@ export async function buildBranchService(
 
 /** The fields an application must have (contract §6), filled in plausibly. */
 export function minimalApplication(overrides: Record<string, unknown> = {}) {
-  return {
-    firstName: "Maria",
-    lastName: "Santos",
-    mobilePhoneNumber: "09171234567",
-    homeAddress: "12 Mabini Street",
-    civilStatus: "SINGLE",
-    gender: "FEMALE",
-    nationality: "Filipino",
-    dateOfBirth: "1990-03-15T00:00:00.000Z",
-    region: "Region VII (Central Visayas)",
-    province: "Cebu",
-    municipalityCity: "Cebu City",
-    barangay: "Lahug",
-    emergencyContactName: "Jose Santos",
-    emergencyContactMobile: "09181234567",
-    churchAffiliation: "Victory Christian Fellowship",
-    churchAddress: "Cebu City",
-    currentPositionRole: "Elder",
-    ...overrides,
-  };
+  return { ...SAMPLE_APPLICATION, ...overrides };
 }
 
 /** An application submitted through POST /members/apply by `user`; returns the record. */
