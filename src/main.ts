@@ -3,7 +3,6 @@ import cluster, { type Worker } from "node:cluster";
 import { ConfigError, loadConfig, type Config } from "./config";
 import { startEngine } from "./db/engine";
 import { createLogger, type Logger } from "./logger";
-import { resolveJwtSecret } from "./modules/auth/jwt-secret";
 import { openDatabase, startServer } from "./server";
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -81,8 +80,6 @@ async function runPrimary(config: Config, log: Logger): Promise<void> {
     dataDir: config.dataDir,
     log: (message) => log.info(message),
   });
-  // Without JWT_SECRET, workers would all find no secret file and race to create it.
-  resolveJwtSecret(config.jwtSecret, config.dataDir);
   let stopping = false;
   // With MONGODB_URI set, a worker's openDatabase connects to this engine instead of starting one.
   const env = { MONGODB_URI: engine.uri };
