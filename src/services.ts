@@ -9,6 +9,7 @@ import { resolveFieldCipher } from "./db/field-cipher";
 import { Locks } from "./db/locks";
 import type { Logger } from "./logger";
 import { Mailer } from "./mail/mailer";
+import { AccessCache } from "./modules/auth/access-cache";
 import { AuthService } from "./modules/auth/auth.service";
 import { EmailVerificationService } from "./modules/auth/email-verification.service";
 import { MfaService } from "./modules/auth/mfa.service";
@@ -71,14 +72,22 @@ export function createServices(
   const claims = new Claims(connection);
   const cipher = resolveFieldCipher(config, config.dataDir);
   const locks = new Locks(connection);
-  const sessions = new SessionService(models.sessions, claims, config.refreshTokenTtlSeconds, log);
+  const access = new AccessCache(connection, models.users, models.sessions);
+  const sessions = new SessionService(
+    models.sessions,
+    claims,
+    access,
+    config.refreshTokenTtlSeconds,
+    log,
+  );
   const emailVerification = new EmailVerificationService(
     models.users,
+    access,
     emailKeys,
     mailer,
     config.appUrl,
   );
-  const mfa = new MfaService(models.users, hasher, rateLimits, claims);
+  const mfa = new MfaService(models.users, access, hasher, rateLimits, claims);
   const members: MemberService = new MemberService(
     models.members,
     new MemberDirectory(connection, models.members),
@@ -103,7 +112,7 @@ export function createServices(
     claims,
   );
   const audit = new AuditLogService(models.auditLogs, log);
-  const users = new UsersService(models.users, emailKeys, emailVerification, {
+  const users = new UsersService(models.users, access, emailKeys, emailVerification, {
     erasers: [
       ({ id }) => officeHolders.deleteAllOfUser(id),
       ({ id }) => members.deleteAllOf(id),
@@ -128,6 +137,7 @@ export function createServices(
       emailKeys,
       tokens,
       sessions,
+      access,
       hasher,
       emailVerification,
       mfa,
@@ -135,6 +145,7 @@ export function createServices(
     ),
     passwordReset: new PasswordResetService(
       models.users,
+      access,
       emailKeys,
       sessions,
       claims,

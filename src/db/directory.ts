@@ -1,4 +1,5 @@
-import type { ChangeFeed } from "./change-feed";
+import type { Change, ChangeFeed } from "./change-feed";
+import { FeedFollower } from "./feed-follower";
 
 export interface DirectorySource<E> {
   /** Every record of the collection, as entries. */
@@ -34,17 +35,26 @@ export interface DirectoryOptions<E> {
 export class Directory<E extends { id: string }> {
   private readonly byId = new Map<string, E>();
   private ordered: E[] = [];
-  private seen = 0;
   /** Records with an announced write not yet done, and when to stop waiting for it. */
   private readonly unsettled = new Map<string, number>();
   private loading: Promise<void> | null = null;
   private loaded = false;
-  private tail: Promise<void> = Promise.resolve();
-  private queued: Promise<void> | null = null;
+  private changes = 0;
+  private readonly follower: FeedFollower;
   private readonly settleMs: number;
 
   constructor(private readonly options: DirectoryOptions<E>) {
     this.settleMs = options.settleMs ?? 120_000;
+    this.follower = new FeedFollower(
+      options.feed,
+      (change) => this.apply(change),
+      () => this.refreshUnsettled(),
+    );
+  }
+
+  /** Grows with every change to the entries: what was derived from them at another is stale. */
+  get version(): number {
+    return this.changes;
   }
 
   /** All entries, in order, as of now. The array is the directory's own: read, never change. */
@@ -101,39 +111,28 @@ export class Directory<E extends { id: string }> {
     this.byId.clear();
     for (const entry of entries) this.byId.set(entry.id, entry);
     this.ordered = entries;
-    this.seen = Math.max(this.seen, head);
+    this.changes += 1;
+    this.follower.skipTo(head);
     this.loaded = true;
   }
 
-  /**
-   * Reads the changes this instance has not seen. Callers arriving while a read is running
-   * share the next one, so a caller never gets an answer older than its own arrival.
-   */
+  /** Reads the changes this instance has not seen (see FeedFollower). */
   private catchUp(): Promise<void> {
-    if (!this.queued) {
-      const run = this.tail.then(() => {
-        this.queued = null;
-        return this.readChanges();
-      });
-      this.queued = run;
-      this.tail = run.catch(() => undefined);
-    }
-    return this.queued;
+    return this.follower.catchUp();
   }
 
-  private async readChanges(): Promise<void> {
-    for (;;) {
-      const change = await this.options.feed.read(this.seen + 1);
-      if (!change) break;
-      if (change.kind === "resync") await this.reloadAll();
-      else if (change.recordId && change.kind === "intent") {
-        this.unsettled.set(change.recordId, Date.now() + this.settleMs);
-      } else if (change.recordId) {
-        this.unsettled.delete(change.recordId);
-        await this.refresh(change.recordId);
-      }
-      this.seen = Math.max(this.seen, change.seq);
+  private async apply(change: Change): Promise<void> {
+    if (change.kind === "resync") await this.reloadAll();
+    else if (change.recordId && change.kind === "intent") {
+      this.unsettled.set(change.recordId, Date.now() + this.settleMs);
+    } else if (change.recordId) {
+      this.unsettled.delete(change.recordId);
+      await this.refresh(change.recordId);
     }
+  }
+
+  /** Writes whose "done" never came (their process died) are read again after settleMs. */
+  private async refreshUnsettled(): Promise<void> {
     const now = Date.now();
     for (const [id, deadline] of this.unsettled) {
       if (deadline > now) continue;
@@ -144,6 +143,7 @@ export class Directory<E extends { id: string }> {
 
   private async refresh(id: string): Promise<void> {
     const entry = await this.options.source.loadOne(id);
+    this.changes += 1;
     const index = this.positionOf(id);
     if (index !== -1) this.ordered.splice(index, 1);
     this.byId.delete(id);

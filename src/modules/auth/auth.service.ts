@@ -15,6 +15,7 @@ import type { UserModel, UserRecord } from "../users/user.model";
 import type { EmailVerificationService } from "./email-verification.service";
 import type { MfaService } from "./mfa.service";
 import type { PasswordHasher } from "./password-hasher";
+import type { AccessCache } from "./access-cache";
 import type { ClientInfo, SessionService } from "./session.service";
 import type { TokenService } from "./token.service";
 
@@ -47,6 +48,7 @@ export class AuthService {
     private readonly emailKeys: UserEmailKeys,
     private readonly tokens: TokenService,
     private readonly sessions: SessionService,
+    private readonly access: AccessCache,
     private readonly hasher: PasswordHasher,
     private readonly verification: EmailVerificationService,
     private readonly mfa: MfaService,
@@ -129,11 +131,9 @@ export class AuthService {
   async authenticate(token: string): Promise<Caller> {
     if (!token) throw new UnauthenticatedError("The Authorization header must be 'Bearer <token>'");
     const claims = this.tokens.verifyAccessToken(token);
-    const [user, sessionUserId] = await Promise.all([
-      this.users.findById(claims.sub).lean(),
-      this.sessions.assertLive(claims.sid),
-    ]);
-    if (!user || user.deletingSince || sessionUserId !== user._id) {
+    const { user, session } = await this.access.lookup(claims.sub, claims.sid);
+    this.sessions.assertLive(session);
+    if (!user || user.deletingSince || session.userId !== user._id) {
       throw new UnauthenticatedError("The account of this token no longer exists");
     }
     // The stored role wins over the token's, so a demotion takes effect at once.

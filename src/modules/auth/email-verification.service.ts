@@ -5,6 +5,7 @@ import { verificationCodeMail } from "../../mail/templates";
 import { normaliseEmail } from "../users/email";
 import type { UserEmailKeys } from "../users/user-email-keys";
 import type { UserModel, UserRecord } from "../users/user.model";
+import type { AccessCache } from "./access-cache";
 import { hashSecret, newVerificationCode, normaliseVerificationCode } from "./secrets";
 
 export const VERIFICATION_CODE_TTL_MINUTES = 60;
@@ -16,6 +17,7 @@ export const VERIFICATION_CODE_TTL_MINUTES = 60;
 export class EmailVerificationService {
   constructor(
     private readonly users: UserModel,
+    private readonly access: AccessCache,
     private readonly emailKeys: UserEmailKeys,
     private readonly mailer: Mailer,
     private readonly appUrl: string | undefined,
@@ -24,14 +26,16 @@ export class EmailVerificationService {
   /** A new code replaces any earlier one, and is mailed to the account's address. */
   async issue(user: Pick<UserRecord, "_id" | "name" | "email">): Promise<void> {
     const code = newVerificationCode();
-    await this.users.updateOne(
-      { _id: user._id },
-      {
-        $set: {
-          verificationCodeHash: hashSecret(code),
-          verificationExpiresAt: new Date(Date.now() + VERIFICATION_CODE_TTL_MINUTES * 60_000),
+    await this.access.write([{ userId: user._id }], () =>
+      this.users.updateOne(
+        { _id: user._id },
+        {
+          $set: {
+            verificationCodeHash: hashSecret(code),
+            verificationExpiresAt: new Date(Date.now() + VERIFICATION_CODE_TTL_MINUTES * 60_000),
+          },
         },
-      },
+      ),
     );
     this.mailer.send(
       verificationCodeMail({
@@ -57,6 +61,7 @@ export class EmailVerificationService {
       )
       .lean();
     if (!user) throw new InvalidTokenError("The verification code is invalid or has expired");
+    await this.access.announce({ userId: user._id });
     return user;
   }
 

@@ -4,6 +4,7 @@ import { ValidationError } from "../../errors/app-errors";
 import type { Claims } from "../../db/claims";
 import type { RateLimits } from "../../rate-limits/rate-limits";
 import type { UserModel, UserRecord } from "../users/user.model";
+import type { AccessCache } from "./access-cache";
 import type { PasswordHasher } from "./password-hasher";
 
 export const MFA_ISSUER = "Chaplaincy Membership";
@@ -23,6 +24,7 @@ export interface MfaSetup {
 export class MfaService {
   constructor(
     private readonly users: UserModel,
+    private readonly access: AccessCache,
     private readonly hasher: PasswordHasher,
     private readonly limits: RateLimits,
     private readonly claims: Claims,
@@ -31,7 +33,9 @@ export class MfaService {
   async setup(user: UserRecord): Promise<MfaSetup> {
     if (user.mfaEnabled) throw new ConflictError("MFA is already enabled; disable it first");
     const secret = generateSecret();
-    await this.users.updateOne({ _id: user._id }, { $set: { mfaPendingSecret: secret } });
+    await this.access.write([{ userId: user._id }], () =>
+      this.users.updateOne({ _id: user._id }, { $set: { mfaPendingSecret: secret } }),
+    );
     return {
       secret,
       otpauthUri: generateURI({ issuer: MFA_ISSUER, label: user.email, secret }),
@@ -44,20 +48,23 @@ export class MfaService {
     const step = await this.matchingStep(user.mfaPendingSecret, code, null);
     if (step === undefined)
       throw new InvalidTokenError("The code does not match; try the next one");
-    const updated = await this.users
-      .findOneAndUpdate(
-        { _id: user._id, mfaPendingSecret: user.mfaPendingSecret },
-        {
-          $set: {
-            mfaEnabled: true,
-            mfaSecret: user.mfaPendingSecret,
-            mfaPendingSecret: null,
-            mfaLastStep: step,
+    const pendingSecret = user.mfaPendingSecret;
+    const updated = await this.access.write([{ userId: user._id }], () =>
+      this.users
+        .findOneAndUpdate(
+          { _id: user._id, mfaPendingSecret: pendingSecret },
+          {
+            $set: {
+              mfaEnabled: true,
+              mfaSecret: pendingSecret,
+              mfaPendingSecret: null,
+              mfaLastStep: step,
+            },
           },
-        },
-        { returnDocument: "after" },
-      )
-      .lean();
+          { returnDocument: "after" },
+        )
+        .lean(),
+    );
     if (!updated) throw new ConflictError("MFA setup changed meanwhile; start again");
     return updated;
   }
@@ -75,13 +82,17 @@ export class MfaService {
       throw new InvalidTokenError("The code does not match; try the next one");
     }
     await this.limits.resetLoginFailures(lockKey);
-    const updated = await this.users
-      .findByIdAndUpdate(
-        user._id,
-        { $set: { mfaEnabled: false, mfaSecret: null, mfaPendingSecret: null, mfaLastStep: null } },
-        { returnDocument: "after" },
-      )
-      .lean();
+    const updated = await this.access.write([{ userId: user._id }], () =>
+      this.users
+        .findByIdAndUpdate(
+          user._id,
+          {
+            $set: { mfaEnabled: false, mfaSecret: null, mfaPendingSecret: null, mfaLastStep: null },
+          },
+          { returnDocument: "after" },
+        )
+        .lean(),
+    );
     return updated ?? user;
   }
 
@@ -102,9 +113,11 @@ export class MfaService {
     if (step === undefined) return false;
     // One use per time step even when two logins race with the same code (see Claims).
     if (!(await this.claims.take(`totp:${user._id}:${step}`))) return false;
-    const recorded = await this.users.updateOne(
-      { _id: user._id, mfaLastStep: user.mfaLastStep },
-      { $set: { mfaLastStep: step } },
+    const recorded = await this.access.write([{ userId: user._id }], () =>
+      this.users.updateOne(
+        { _id: user._id, mfaLastStep: user.mfaLastStep },
+        { $set: { mfaLastStep: step } },
+      ),
     );
     return recorded.modifiedCount === 1;
   }

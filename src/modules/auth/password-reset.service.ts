@@ -6,6 +6,7 @@ import { passwordResetMail } from "../../mail/templates";
 import { normaliseEmail } from "../users/email";
 import type { UserEmailKeys } from "../users/user-email-keys";
 import type { UserModel } from "../users/user.model";
+import type { AccessCache } from "./access-cache";
 import type { PasswordHasher } from "./password-hasher";
 import { hashSecret, newOpaqueToken } from "./secrets";
 import type { SessionService } from "./session.service";
@@ -16,6 +17,7 @@ export const RESET_TOKEN_TTL_MINUTES = 30;
 export class PasswordResetService {
   constructor(
     private readonly users: UserModel,
+    private readonly access: AccessCache,
     private readonly emailKeys: UserEmailKeys,
     private readonly sessions: SessionService,
     private readonly claims: Claims,
@@ -32,14 +34,16 @@ export class PasswordResetService {
     const user = await this.emailKeys.findUser(normaliseEmail(email), { name: 1, email: 1 });
     if (!user) return;
     const token = newOpaqueToken();
-    await this.users.updateOne(
-      { _id: user._id },
-      {
-        $set: {
-          resetTokenHash: hashSecret(token),
-          resetExpiresAt: new Date(Date.now() + RESET_TOKEN_TTL_MINUTES * 60_000),
+    await this.access.write([{ userId: user._id }], () =>
+      this.users.updateOne(
+        { _id: user._id },
+        {
+          $set: {
+            resetTokenHash: hashSecret(token),
+            resetExpiresAt: new Date(Date.now() + RESET_TOKEN_TTL_MINUTES * 60_000),
+          },
         },
-      },
+      ),
     );
     this.mailer.send(
       passwordResetMail({
@@ -60,6 +64,7 @@ export class PasswordResetService {
   async reset(token: string, password: string): Promise<void> {
     const tokenHash = hashSecret(token);
     const live = () => ({ resetTokenHash: tokenHash, resetExpiresAt: greaterThan(new Date()) });
+    // The password, the token and the verified flag change here; endAllOf announces all of it.
     // Check first so a stream of bad tokens costs no bcrypt work.
     if (!(await this.users.exists(live()))) throw invalidResetToken();
     // Single use even when two resets race with one token (see Claims).

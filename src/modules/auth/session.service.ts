@@ -1,6 +1,7 @@
 import type { Claims } from "../../db/claims";
 import { UnauthenticatedError } from "../../errors/app-errors";
 import type { Logger } from "../../logger";
+import type { AccessCache, SessionState } from "./access-cache";
 import { hashSecret, newOpaqueToken } from "./secrets";
 import type { SessionModel, SessionRecord } from "./session.model";
 
@@ -31,6 +32,7 @@ export class SessionService {
   constructor(
     private readonly sessions: SessionModel,
     private readonly claims: Claims,
+    private readonly access: AccessCache,
     private readonly refreshTtlSeconds: number,
     private readonly log: Logger,
   ) {}
@@ -89,29 +91,32 @@ export class SessionService {
     return { sessionId, refreshToken: token, refreshExpiresAt, userId: rotated.userId };
   }
 
-  /** The session's user id while it is live; refuses ended or expired sessions. */
-  async assertLive(sessionId: string): Promise<string> {
-    const session = await this.sessions
-      .findById(sessionId, { userId: 1, revokedAt: 1, expiresAt: 1, lastUsedAt: 1 })
-      .lean();
+  /**
+   * Refuses an ended or expired session (as the access cache holds it) and notes its use.
+   * Ending a session is announced to every instance, so the cached state is current.
+   */
+  assertLive(session: SessionState | null): asserts session is SessionState {
     if (!session || session.revokedAt || session.expiresAt <= new Date()) {
       throw new UnauthenticatedError("This session has ended; sign in again");
     }
     this.touch(session);
-    return session.userId;
   }
 
   async end(sessionId: string, reason: string): Promise<void> {
-    await this.sessions.updateOne(
-      { _id: sessionId, revokedAt: null },
-      { $set: { revokedAt: new Date(), revokedReason: reason } },
+    await this.access.write([{ sessionId }], () =>
+      this.sessions.updateOne(
+        { _id: sessionId, revokedAt: null },
+        { $set: { revokedAt: new Date(), revokedReason: reason } },
+      ),
     );
   }
 
   async endAllOf(userId: string, reason: string): Promise<void> {
-    await this.sessions.updateMany(
-      { userId, revokedAt: null },
-      { $set: { revokedAt: new Date(), revokedReason: reason } },
+    await this.access.write([{ userId }], () =>
+      this.sessions.updateMany(
+        { userId, revokedAt: null },
+        { $set: { revokedAt: new Date(), revokedReason: reason } },
+      ),
     );
   }
 
@@ -121,7 +126,7 @@ export class SessionService {
   }
 
   async deleteAllOf(userId: string): Promise<void> {
-    await this.sessions.deleteMany({ userId });
+    await this.access.write([{ userId }], () => this.sessions.deleteMany({ userId }));
   }
 
   /** `spent`: the token was live but already claimed by another refresh. */
@@ -139,9 +144,11 @@ export class SessionService {
     this.log.warn({ sessionId, userId: session.userId }, "refresh token reused; session ended");
   }
 
-  private touch(session: Pick<SessionRecord, "_id" | "lastUsedAt">): void {
+  private touch(session: SessionState): void {
     const now = Date.now();
     if (now - session.lastUsedAt.getTime() < LAST_USED_RESOLUTION_MS) return;
+    // On the cached copy too, so the requests that follow do not write again.
+    session.lastUsedAt = new Date(now);
     this.sessions
       .updateOne({ _id: session._id }, { $set: { lastUsedAt: new Date(now) } })
       .catch((error: unknown) => this.log.warn({ err: error }, "could not record session use"));

@@ -2,6 +2,7 @@ import { isDuplicateKeyError } from "../../db/errors";
 import { lessThan } from "../../db/operators";
 import { ConflictError, NotFoundError } from "../../errors/app-errors";
 import type { Caller } from "../../graphql/context";
+import type { AccessCache } from "../auth/access-cache";
 import type { EmailVerificationService } from "../auth/email-verification.service";
 import { normaliseEmail } from "./email";
 import { Role } from "./role";
@@ -23,6 +24,7 @@ const STALE_DELETION_MS = 60_000;
 export class UsersService {
   constructor(
     private readonly users: UserModel,
+    private readonly access: AccessCache,
     private readonly emailKeys: UserEmailKeys,
     private readonly verification: EmailVerificationService,
     private readonly hooks: AccountHooks,
@@ -92,32 +94,36 @@ export class UsersService {
     if (target.role === Role.ADMIN) {
       const remaining = await this.users.countDocuments({ role: Role.ADMIN, deletingSince: null });
       if (remaining === 0) {
-        await this.users.updateOne({ _id: targetId }, { $set: { deletingSince: null } });
+        await this.access.write([{ userId: targetId }], () =>
+          this.users.updateOne({ _id: targetId }, { $set: { deletingSince: null } }),
+        );
         throw new ConflictError(
           "The last administrator cannot be deleted; make another account ADMIN first",
         );
       }
     }
     for (const erase of this.hooks.erasers) await erase({ id: targetId, email: target.email });
-    await this.users.deleteOne({ _id: targetId });
+    await this.access.write([{ userId: targetId }], () => this.users.deleteOne({ _id: targetId }));
     await this.emailKeys.release(target.email, targetId);
   }
 
   private async markDeleting(id: string): Promise<UserRecord> {
     const now = new Date();
-    const marked = await this.users
-      .findOneAndUpdate(
-        {
-          _id: id,
-          $or: [
-            { deletingSince: null },
-            { deletingSince: lessThan(new Date(now.getTime() - STALE_DELETION_MS)) },
-          ],
-        },
-        { $set: { deletingSince: now } },
-        { returnDocument: "after" },
-      )
-      .lean();
+    const marked = await this.access.write([{ userId: id }], () =>
+      this.users
+        .findOneAndUpdate(
+          {
+            _id: id,
+            $or: [
+              { deletingSince: null },
+              { deletingSince: lessThan(new Date(now.getTime() - STALE_DELETION_MS)) },
+            ],
+          },
+          { $set: { deletingSince: now } },
+          { returnDocument: "after" },
+        )
+        .lean(),
+    );
     if (marked) return marked;
     if (await this.users.exists({ _id: id })) {
       throw new ConflictError("This account is already being deleted");
@@ -127,13 +133,15 @@ export class UsersService {
 
   private async applyUpdate(id: string, changes: Partial<UserRecord>): Promise<UserRecord> {
     try {
-      const updated = await this.users
-        .findOneAndUpdate(
-          { _id: id, deletingSince: null },
-          { $set: changes },
-          { returnDocument: "after" },
-        )
-        .lean();
+      const updated = await this.access.write([{ userId: id }], () =>
+        this.users
+          .findOneAndUpdate(
+            { _id: id, deletingSince: null },
+            { $set: changes },
+            { returnDocument: "after" },
+          )
+          .lean(),
+      );
       if (!updated) throw new NotFoundError("No user has this id");
       return updated;
     } catch (error) {
