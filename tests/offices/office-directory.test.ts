@@ -77,6 +77,31 @@ test("a rename on one instance moves the title in the other's search", async () 
   expect(await searchNames(first, after)).toEqual([after]);
 });
 
+test("a rename on one instance re-sorts the other's list by name", async () => {
+  const tag = unique("Resort").replace(/\s/g, "");
+  const renamedId = await createOffice(first, `${tag} A`);
+  await createOffice(first, `${tag} B`);
+  const byName = async () => {
+    const response = await second
+      .http()
+      .get(OFFICES)
+      .query({ search: tag, sortBy: "name", sortOrder: "asc" })
+      .set(bearer(admin));
+    expect(response.status).toBe(200);
+    return response.body.data.map((office: { name: string }) => office.name);
+  };
+  expect(await byName()).toEqual([`${tag} A`, `${tag} B`]);
+  const renamed = await first
+    .http()
+    .put(`${OFFICES}/${renamedId}`)
+    .set(bearer(admin))
+    .send({
+      name: `${tag} C`,
+    });
+  expect(renamed.status).toBe(200);
+  expect(await byName()).toEqual([`${tag} B`, `${tag} C`]);
+});
+
 test("appointments and their ends on one instance change the other's activeHolders", async () => {
   const id = await createOffice(first, unique("Counted Chaplain"));
   const member = await approvedMemberOf(first, admin);

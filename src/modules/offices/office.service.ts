@@ -43,13 +43,16 @@ export class OfficeService {
   /** From the office directory: sort, search and count need every title and its holders. */
   async list(args: OfficeListArgs): Promise<Omit<Page<OfficeTitle>, "code" | "message">> {
     const search = args.search?.trim().toLowerCase();
-    const matching = (await this.directory.entries()).filter(
-      (entry) =>
-        !search ||
-        entry.record.nameKey.includes(search) ||
-        (entry.record.description?.toLowerCase().includes(search) ?? false),
-    );
-    matching.sort(orderBy(SORT_FIELDS[args.sortBy], args.sortOrder === SortOrder.asc ? 1 : -1));
+    const field = SORT_FIELDS[args.sortBy];
+    const direction = args.sortOrder === SortOrder.asc ? 1 : -1;
+    const sorted = await this.directory.sorted(`${field}:${direction}`, orderBy(field, direction));
+    const matching = search
+      ? sorted.filter(
+          (entry) =>
+            entry.record.nameKey.includes(search) ||
+            (entry.record.description?.toLowerCase().includes(search) ?? false),
+        )
+      : sorted;
     const start = (args.page - 1) * args.limit;
     const now = new Date();
     return {
