@@ -3,10 +3,12 @@
  * autocannon from this (separate) process; writes docs/performance.md.
  *
  *   npm run bench -- [--members=100000] [--duration=5] [--runs=3] [--out=docs/performance.md]
- *                    [--data-dir=bench/.data] [--smoke]
+ *                    [--data-dir=bench/.data] [--smoke] [--only=<text>] [--connections=50]
  *
  * --smoke: a few hundred members, one-second loads, one run, no cluster comparison; for the
  * test suite, which checks that the harness works, not how fast anything is.
+ * --only=<text>: just the read scenarios whose name contains <text> (case-insensitive), once,
+ * printed and not written to docs/performance.md; for trying a change quickly.
  */
 import "reflect-metadata";
 import { execFileSync } from "node:child_process";
@@ -35,6 +37,8 @@ export interface BenchOptions {
   out: string;
   dataDir: string;
   smoke: boolean;
+  /** Only the read scenarios whose name contains this, lower-cased; no report. */
+  only: string | null;
   /** Concurrency of the read scenarios. */
   connections: number;
   /** Concurrency of the GET /offices latency target. */
@@ -67,7 +71,8 @@ export function parseBenchArguments(argv: string[]): BenchOptions {
     out: path.resolve(flags.get("out") ?? "docs/performance.md"),
     dataDir: path.resolve(flags.get("data-dir") ?? path.join("bench", ".data", String(members))),
     smoke,
-    connections: smoke ? 4 : 50,
+    only: flags.get("only")?.toLowerCase() ?? null,
+    connections: number("connections", smoke ? 4 : 50),
     targetConnections: smoke ? 4 : 100,
     logins: smoke ? 2 : 20,
     applications: number("applications", smoke ? 10 : 500),
@@ -152,7 +157,11 @@ async function openSession(service: Spawned, floor: Spawned): Promise<Session> {
 
 async function readSuite(session: Session, options: BenchOptions): Promise<Measured[]> {
   const results: Measured[] = [];
-  for (const scenario of READ_SCENARIOS) {
+  const only = options.only;
+  const scenarios = only
+    ? READ_SCENARIOS.filter((scenario) => scenario.name.toLowerCase().includes(only))
+    : READ_SCENARIOS;
+  for (const scenario of scenarios) {
     const spec = {
       ...scenario.spec(session, options.connections),
       durationSeconds: options.durationSeconds,
@@ -373,8 +382,25 @@ export async function runBench(options: BenchOptions): Promise<ReportInput> {
   }
 }
 
+/** --only: the chosen read scenarios once, against the same service and data as a full run. */
+async function quickRun(options: BenchOptions): Promise<void> {
+  await ensureDataset(options.dataDir, options.members, log);
+  build();
+  const engine = await startEngine({ dataDir: options.dataDir, log });
+  const spawned: Spawned[] = [];
+  try {
+    spawned.push(await startService(engine));
+    spawned.push(await spawnServer("bench/floor-server.ts", serviceEnv(engine), "/ready"));
+    await readSuite(await openSession(spawned[0], spawned[1]), options);
+  } finally {
+    for (const process of spawned) await process.stop();
+    await engine.stop();
+  }
+}
+
 async function main(): Promise<void> {
   const options = parseBenchArguments(process.argv.slice(2));
+  if (options.only !== null) return quickRun(options);
   const input = await runBench(options);
   fs.mkdirSync(path.dirname(options.out), { recursive: true });
   fs.writeFileSync(options.out, renderReport(input));
