@@ -15,6 +15,7 @@ import type { Logger } from "pino";
 import type { Config } from "../config";
 import { BadRequestError, NotFoundError, PayloadTooLargeError } from "../errors/app-errors";
 import { isUnexpected, toErrorResponse } from "../errors/error-mapper";
+import { CompiledExecution } from "../graphql/compiled-execution";
 import { createContextBuilder } from "../graphql/context";
 import { createGraphqlServer } from "../graphql/graphql-server";
 import type { Services } from "../services";
@@ -55,8 +56,11 @@ export async function createApp(
   );
   app.use(requestRateLimit(services));
 
+  // One compiled form per document, shared by the REST paths and /graphql.
+  const execution = new CompiledExecution(schema);
   const rest = createRestApi({
     schema,
+    execution,
     buildContext,
     exposeErrorDetail,
     bodyLimitBytes: config.bodyLimitBytes,
@@ -68,6 +72,7 @@ export async function createApp(
 
   const graphql = createGraphqlServer({
     schema,
+    execution,
     introspection: config.graphqlIntrospection,
     exposeErrorDetail,
   });

@@ -1,6 +1,5 @@
 import express, { type NextFunction, type Request, type Response } from "express";
 import {
-  execute,
   type ExecutionArgs,
   type ExecutionResult,
   type GraphQLField,
@@ -10,6 +9,7 @@ import qs from "qs";
 import { useSofa } from "sofa-api";
 import { Response as FetchResponse } from "fets";
 import { accessOf, assertAccess } from "../../graphql/access";
+import type { CompiledExecution } from "../../graphql/compiled-execution";
 import type { RequestContext } from "../../graphql/context";
 import { NotFoundError } from "../../errors/app-errors";
 import { toErrorResponse } from "../../errors/error-mapper";
@@ -20,6 +20,7 @@ import { API_BASE, fieldOf, REST_ROUTES, type RestRoute } from "./rest-routes";
 
 export interface RestApiOptions {
   schema: GraphQLSchema;
+  execution: CompiledExecution;
   buildContext: (req: Request, res: Response) => Promise<RequestContext>;
   exposeErrorDetail: boolean;
   bodyLimitBytes: number;
@@ -53,7 +54,7 @@ export function createRestApi(options: RestApiOptions): {
     ),
     context: ({ req, res }: { req: Request; res: Response }) => options.buildContext(req, res),
     execute: (args: ExecutionArgs) =>
-      executeChecked(args, checkedCalls.get(args.contextValue as object)),
+      executeChecked(options.execution, args, checkedCalls.get(args.contextValue as object)),
     customScalars: OPENAPI_SCALARS,
     errorHandler: (errors) => {
       // Sofa reports several errors at once only for variables; the first decides the status.
@@ -122,10 +123,13 @@ interface CheckedCall {
  * route marks are left out of the response when null.
  */
 async function executeChecked(
+  execution: CompiledExecution,
   args: ExecutionArgs,
   call: CheckedCall | undefined,
 ): Promise<ExecutionResult> {
-  const result = await execute(call ? { ...args, variableValues: call.variables } : args);
+  const result = await execution.execute(
+    call ? { ...args, variableValues: call.variables } : args,
+  );
   const omit = call?.route.omitWhenNull;
   if (!omit || !result.data) return result;
   const { field } = fieldOf(call.route);

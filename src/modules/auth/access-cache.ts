@@ -78,13 +78,21 @@ export class AccessCache {
     return { user, session };
   }
 
-  /** Runs a write to accounts or sessions and then announces it, whether or not it failed. */
+  /**
+   * Runs a write to accounts or sessions and announces it unless it certainly changed nothing
+   * (no document matched): a refused request leaves no trace. A write that failed may have
+   * landed all the same, so it is announced.
+   */
   async write<T>(changes: AccessChange[], write: () => Promise<T>): Promise<T> {
+    let result: T;
     try {
-      return await write();
-    } finally {
+      result = await write();
+    } catch (error) {
       await this.announce(...changes);
+      throw error;
     }
+    if (changedSomething(result)) await this.announce(...changes);
+    return result;
   }
 
   /** Tells every process (this one included) to forget what these changes touched. */
@@ -148,4 +156,14 @@ export class AccessCache {
     }
     return Promise.resolve();
   }
+}
+
+/** What updateOne/updateMany/deleteOne/deleteMany and findOneAndUpdate report of a write. */
+function changedSomething(result: unknown): boolean {
+  if (result === null) return false;
+  if (typeof result !== "object") return true;
+  const counts = result as { matchedCount?: number; deletedCount?: number };
+  if (typeof counts.matchedCount === "number") return counts.matchedCount > 0;
+  if (typeof counts.deletedCount === "number") return counts.deletedCount > 0;
+  return true;
 }
