@@ -1,6 +1,9 @@
 import { ApolloServer, type ApolloServerPlugin } from "@apollo/server";
 import type { GatewayInterface } from "@apollo/server-gateway-interface";
-import { ApolloServerPluginLandingPageDisabled } from "@apollo/server/plugin/disabled";
+import {
+  ApolloServerPluginCacheControlDisabled,
+  ApolloServerPluginLandingPageDisabled,
+} from "@apollo/server/plugin/disabled";
 import { printSchema, type GraphQLFormattedError, type GraphQLSchema } from "graphql";
 import { recognise, toErrorResponse } from "../errors/error-mapper";
 import type { CompiledExecution } from "./compiled-execution";
@@ -32,6 +35,8 @@ export function createGraphqlServer(options: GraphqlServerOptions): ApolloServer
     stopOnTerminationSignals: false,
     plugins: [
       ApolloServerPluginLandingPageDisabled(),
+      // Nothing here is cacheable by HTTP caches, and the plugin wraps every field resolver.
+      ApolloServerPluginCacheControlDisabled(),
       complexityLimitPlugin(options.schema),
       logUnexpectedErrors(),
     ],
