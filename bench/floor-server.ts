@@ -1,13 +1,15 @@
 /**
  * The floor under Sofa and GraphQL execution: GET /offices written by hand in express, doing
- * the same work as the service's route (the same authentication and the same OfficeService
- * query over the same mongoose models), answered with the same JSON, and nothing else: no
- * GraphQL parse, validation or execution, no Sofa, no request logging.
+ * the same work as the service's route (the same request shell of src/http/app.ts: request
+ * id and log, security headers, CORS, rate limit; the same authentication and the same
+ * OfficeService query over the same mongoose models), answered with the same JSON, and
+ * nothing else: no GraphQL parse, validation or execution, no Sofa.
  */
 import "reflect-metadata";
 import express from "express";
 import { loadConfig } from "../src/config";
 import { connectDatabase } from "../src/db/connection";
+import { useRequestShell } from "../src/http/app";
 import { createLogger } from "../src/logger";
 import { resolveJwtSecret } from "../src/modules/auth/jwt-secret";
 import { OfficeSortBy, SortOrder, type OfficeListArgs } from "../src/modules/offices/office.input";
@@ -24,7 +26,7 @@ async function main(): Promise<void> {
     log,
   );
   const app = express();
-  app.disable("x-powered-by");
+  useRequestShell(app, config, services, log);
   app.get("/ready", (_req, res) => {
     res.json({ ok: true });
   });
