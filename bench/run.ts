@@ -134,7 +134,7 @@ async function openSession(service: Spawned, floor: Spawned): Promise<Session> {
   // The first list waits for the member directory to finish loading (about a minute at 100k).
   const started = Date.now();
   const members = await getJson<{ data: { user: { email: string }; lastName: string }[] }>(
-    `${service.url}/api/v1/members?limit=5&status=APPROVED`,
+    `${service.url}/api/v1/members?limit=40&status=APPROVED`,
     adminToken,
   );
   log(`member directory ready after ${Math.round((Date.now() - started) / 1000)} s`);
@@ -152,6 +152,7 @@ async function openSession(service: Spawned, floor: Spawned): Promise<Session> {
     memberEmail: someone.user.email,
     officeId: offices.data[0].id,
     searchTerm: someone.lastName.toLowerCase().slice(0, 5),
+    searchTerms: [...new Set(members.data.map((m) => m.lastName.toLowerCase().slice(0, 4)))],
   };
 }
 
@@ -273,6 +274,29 @@ async function exportAll(session: Session, pid: number) {
   };
 }
 
+/**
+ * The search latency target: a few searches at once (the target names no concurrency; the
+ * read suite has the same search at 50 connections), each for another surname prefix.
+ */
+async function searchTarget(session: Session, options: BenchOptions): Promise<Measured> {
+  const connections = options.smoke ? 2 : 10;
+  let next = 0;
+  const spec = {
+    url: `${session.baseUrl}/api/v1/members`,
+    headers: { authorization: `Bearer ${session.adminToken}` },
+    connections,
+    durationSeconds: options.durationSeconds,
+    setupRequest: (request: Record<string, unknown>) => ({
+      ...request,
+      path: `/api/v1/members?search=${session.searchTerms[next++ % session.searchTerms.length]}`,
+    }),
+  };
+  await measure({ ...spec, durationSeconds: 1 });
+  const result = await measure(spec);
+  log(`search target: p97.5 ${result.p97_5} ms at ${connections} connections`);
+  return { name: "GET /members?search=… (varied)", via: "REST", connections, result };
+}
+
 /** GET /offices at the target concurrency, alone and while `logins` sign-ins run (cost 12). */
 async function loginStorm(session: Session, email: string, options: BenchOptions) {
   const offices = () => ({
@@ -349,6 +373,7 @@ export async function runBench(options: BenchOptions): Promise<ReportInput> {
       if (run === 1) reads = suite;
       rss.push(residentMb(service.child.pid!));
     }
+    const search = await searchTarget(session, options);
     const tokens = await applicantTokens(engine, service, options.applications);
     const apply = await applications(session, options, tokens);
     log(`applications: ${Math.round(apply.result.requestsPerSecond)} req/s`);
@@ -370,7 +395,8 @@ export async function runBench(options: BenchOptions): Promise<ReportInput> {
     return {
       options,
       date: new Date(),
-      measured: [...reads, apply, login],
+      measured: [...reads, search, apply, login],
+      searchTarget: search,
       storm,
       rss,
       cluster,

@@ -17,6 +17,8 @@ export interface Session {
   memberEmail: string;
   officeId: string;
   searchTerm: string;
+  /** Several surname prefixes, for the search latency target (a different search each time). */
+  searchTerms: string[];
 }
 
 export interface Scenario {

@@ -25,6 +25,7 @@ it("measures every read scenario, applications and sign-ins, each with answers a
   const names = input.measured.map((measured) => measured.name);
   expect(names).toEqual([
     ...READ_SCENARIOS.map((scenario) => scenario.name),
+    "GET /members?search=… (varied)",
     "POST /members/apply",
     "POST /auth/login (bcrypt cost 12)",
   ]);
@@ -34,6 +35,11 @@ it("measures every read scenario, applications and sign-ins, each with answers a
   }
   const apply = input.measured.find((measured) => measured.name === "POST /members/apply")!;
   expect(apply.result.total).toBe(input.options.applications);
+});
+
+it("measures the search latency target (varied surname prefixes) with no failures", () => {
+  expect(input.searchTarget.result.total).toBeGreaterThan(0);
+  expect(input.searchTarget.result.failures).toBe(0);
 });
 
 it("measures GET /offices with and without a sign-in storm, and the service's memory", () => {
