@@ -1,5 +1,7 @@
+import { MEMBER_EXPORT_PATH } from "../../src/http/rest/member-export";
 import { REST_ROUTES } from "../../src/http/rest/rest-routes";
-import { buildAdmin } from "../support/factories";
+import { CSV_HEADER } from "../../src/modules/members/member-csv";
+import { bearer, buildAdmin, buildUser } from "../support/factories";
 import { startTestApp, type TestApp } from "../support/test-app";
 
 let app: TestApp;
@@ -20,6 +22,9 @@ afterAll(() => app.close());
 
 const openApiPath = (path: string) => path.replace(/:(\w+)/g, "{$1}");
 
+/** Mounted beside the Sofa routes: a plain express route, described by completeOpenApi. */
+const PLAIN_ROUTES = [{ method: "GET", path: MEMBER_EXPORT_PATH, operation: "member export" }];
+
 describe("GET /api/v1/openapi.json", () => {
   it("lists exactly the routes the server mounts, under /api/v1", () => {
     expect(doc.openapi).toMatch(/^3\./);
@@ -28,7 +33,7 @@ describe("GET /api/v1/openapi.json", () => {
       Object.keys(methods).map((m) => `${m.toUpperCase()} ${path}`),
     );
     expect(documented.sort()).toEqual(
-      REST_ROUTES.map((r) => `${r.method} ${openApiPath(r.path)}`).sort(),
+      [...REST_ROUTES, ...PLAIN_ROUTES].map((r) => `${r.method} ${openApiPath(r.path)}`).sort(),
     );
   });
 
@@ -45,7 +50,7 @@ describe("GET /api/v1/openapi.json", () => {
   it("marks bearer security exactly where the server asks for a token", async () => {
     const admin = await buildAdmin(app);
     expect(admin.token).toBeTruthy();
-    for (const route of REST_ROUTES) {
+    for (const route of [...REST_ROUTES, ...PLAIN_ROUTES]) {
       const operation = doc.paths[openApiPath(route.path)][route.method.toLowerCase()];
       const path = route.path.replace(/:id/, "0190a5f4-1c2d-7e3f-8a9b-0c1d2e3f4a5b");
       const anonymous = await app
@@ -146,6 +151,92 @@ describe("parameters with defaults and path parameters", () => {
     const properties = Object.keys(update?.content["application/json"].schema.properties ?? {});
     expect(properties).toContain("maxSlots");
     expect(properties).not.toContain("id");
+  });
+});
+
+describe("the member CSV export in OpenAPI", () => {
+  type Parameter = { name: string; in: string; required?: boolean; schema?: object };
+  type Operation = {
+    operationId: string;
+    tags: string[];
+    description: string;
+    parameters: Parameter[];
+    security: Record<string, unknown>[];
+    responses: Record<
+      string,
+      {
+        description: string;
+        headers?: Record<string, unknown>;
+        content: Record<string, { schema: { $ref?: string; type?: string; format?: string } }>;
+      }
+    >;
+  };
+  const operation = (path: string) => (doc.paths[path] as unknown as Record<string, Operation>).get;
+
+  it("documents GET /members/export.csv with the list's filters, as the list documents them", () => {
+    const csvExport = operation("/members/export.csv");
+    const list = operation("/members");
+    expect(csvExport.operationId).toBe("exportMembersCsv");
+    expect(csvExport.tags).toEqual(list.tags);
+    expect(csvExport.parameters.map((p) => p.name).sort()).toEqual([
+      "includeArchived",
+      "search",
+      "status",
+    ]);
+    for (const parameter of csvExport.parameters) {
+      expect(parameter).toEqual(list.parameters.find((p) => p.name === parameter.name));
+      expect(parameter).toMatchObject({ in: "query", required: false });
+    }
+    const byName = Object.fromEntries(csvExport.parameters.map((p) => [p.name, p.schema]));
+    expect(byName.status).toEqual({ $ref: "#/components/schemas/MemberStatus" });
+    expect(byName.includeArchived).toMatchObject({ type: "boolean", default: false });
+    expect(byName.search).toMatchObject({ type: "string" });
+  });
+
+  it("answers 200 with text/csv whose columns are the export's header", () => {
+    const success = operation("/members/export.csv").responses["200"];
+    expect(Object.keys(success.content)).toEqual(["text/csv"]);
+    expect(success.content["text/csv"].schema).toEqual({ type: "string", format: "binary" });
+    for (const column of CSV_HEADER.trim().split(","))
+      expect(success.description).toContain(column);
+    expect(success.headers).toHaveProperty("Content-Disposition");
+  });
+
+  it("is documented as an admin operation with bearer security and the error envelope", () => {
+    const csvExport = operation("/members/export.csv");
+    expect(csvExport.security).toEqual([{ bearerAuth: [] }]);
+    expect(csvExport.description).toMatch(/^Roles: ADMIN\./);
+    const { responses } = csvExport;
+    expect(Object.keys(responses).sort()).toEqual(
+      Object.keys(operation("/members").responses).sort(),
+    );
+    expect(responses["400"].content["application/json"].schema.$ref).toBe(
+      "#/components/schemas/ValidationErrorResponse",
+    );
+    for (const status of ["401", "403"]) {
+      expect(responses[status].content["application/json"].schema.$ref).toBe(
+        "#/components/schemas/ErrorResponse",
+      );
+    }
+  });
+
+  it("matches what the route answers: 401, 403, 400 in the envelope, and text/csv", async () => {
+    const admin = await buildAdmin(app);
+    const member = await buildUser(app);
+    const url = `/api/v1${MEMBER_EXPORT_PATH}`;
+    const anonymous = await app.http().get(url);
+    expect([anonymous.status, anonymous.body.code]).toEqual([401, "UNAUTHENTICATED"]);
+    const forbidden = await app.http().get(url).set(bearer(member));
+    expect([forbidden.status, forbidden.body.code]).toEqual([403, "FORBIDDEN"]);
+    const invalid = await app.http().get(url).query({ status: "MAYBE" }).set(bearer(admin));
+    expect(invalid.status).toBe(400);
+    expect(invalid.body).toMatchObject({
+      code: "VALIDATION_ERROR",
+      errors: [expect.objectContaining({ path: "status" })],
+    });
+    const csv = await app.http().get(url).query({ includeArchived: true }).set(bearer(admin));
+    expect(csv.status).toBe(200);
+    expect(csv.headers["content-type"]).toMatch(/^text\/csv/);
   });
 });
 

@@ -8,6 +8,12 @@ import { CSV_HEADER, csvRow } from "../../modules/members/member-csv";
 import { Role } from "../../modules/users/role";
 import { checkArguments } from "./rest-arguments";
 
+/** The export's path under /api/v1 (documented by completeOpenApi in openapi.ts). */
+export const MEMBER_EXPORT_PATH = "/members/export.csv";
+/** The arguments of GET /members the export honours: its filters, not its paging. */
+export const MEMBER_EXPORT_FILTERS: readonly string[] = ["status", "search", "includeArchived"];
+export const MEMBER_EXPORT_ROLES: readonly Role[] = [Role.ADMIN];
+
 /**
  * GET /members/export.csv: the records GET /members would list with the same filters (all
  * pages), as CSV, streamed: records are read in batches and written as the client takes them,
@@ -19,12 +25,12 @@ export function memberExportRoute(
 ): express.Router {
   const listArgs = schema.getQueryType()!.getFields().members.args;
   const router = express.Router();
-  router.get("/members/export.csv", async (req, res) => {
+  router.get(MEMBER_EXPORT_PATH, async (req, res) => {
     const context = await buildContext(req, res);
-    assertAccess(context, [Role.ADMIN]);
+    assertAccess(context, MEMBER_EXPORT_ROLES);
     const raw = qs.parse(req.originalUrl.split("?")[1] ?? "");
     const { status, search, includeArchived } = checkArguments(
-      listArgs.filter((arg) => ["status", "search", "includeArchived"].includes(arg.name)),
+      listArgs.filter((arg) => MEMBER_EXPORT_FILTERS.includes(arg.name)),
       raw,
     ) as { status?: string; search?: string; includeArchived?: boolean };
     const query = { status: status as never, search, includeArchived: includeArchived === true };

@@ -1,5 +1,7 @@
 import type { GraphQLSchema } from "graphql";
 import { accessOf } from "../../graphql/access";
+import { CSV_HEADER } from "../../modules/members/member-csv";
+import { MEMBER_EXPORT_FILTERS, MEMBER_EXPORT_PATH, MEMBER_EXPORT_ROLES } from "./member-export";
 import { API_BASE, fieldOf, REST_ROUTES, type RestRoute } from "./rest-routes";
 
 type Json = Record<string, unknown>;
@@ -16,6 +18,9 @@ const REASONS: Record<number, string> = {
   500: "Server failure",
   503: "Database unavailable; retry shortly",
 };
+
+/** Errors any operation may answer, whatever its access and arguments. */
+const SHARED_ERRORS = [400, 429, 500, 503];
 
 /** How our custom scalars look in JSON, for Sofa's OpenAPI generator. */
 export const OPENAPI_SCALARS = {
@@ -56,6 +61,7 @@ export function completeOpenApi(generated: Json, schema: GraphQLSchema): Json {
     describeOperation(operation, route);
     markDefaults(operation, route, schema);
   }
+  describeMemberExport(doc.paths);
   return doc;
 }
 
@@ -68,7 +74,7 @@ function describeOperation(operation: Json, route: RestRoute): void {
     success.description ??= "Success";
     responses[String(route.status)] = success;
   }
-  const errors = new Set([400, 429, 500, 503, ...(route.errors ?? [])]);
+  const errors = new Set([...SHARED_ERRORS, ...(route.errors ?? [])]);
   if (access !== "public") {
     operation.security = [{ bearerAuth: [] }];
     errors.add(401);
@@ -86,15 +92,71 @@ function describeOperation(operation: Json, route: RestRoute): void {
     errors.add(413);
     errors.add(415);
   }
-  for (const status of [...errors].sort()) {
+  Object.assign(responses, errorResponses(errors));
+  operation.responses = responses;
+  operation.operationId = fieldOf(route).field;
+}
+
+/** The error envelope (400: with the field problems) under each status, in order. */
+function errorResponses(statuses: Iterable<number>): Record<string, Json> {
+  const responses: Record<string, Json> = {};
+  for (const status of [...statuses].sort()) {
     const schema = status === 400 ? "ValidationErrorResponse" : "ErrorResponse";
     responses[String(status)] = {
       description: REASONS[status] ?? "Error",
       content: { "application/json": { schema: { $ref: `#/components/schemas/${schema}` } } },
     };
   }
-  operation.responses = responses;
-  operation.operationId = fieldOf(route).field;
+  return responses;
+}
+
+/**
+ * GET /members/export.csv is a plain express route beside Sofa's (member-export.ts), so Sofa
+ * does not describe it. Its filters are taken from GET /members as completed above (defaults
+ * included), so the two cannot drift apart; its gate is the same admin check as the list's.
+ */
+function describeMemberExport(paths: Record<string, Record<string, Json>>): void {
+  const list = paths["/members"]?.get;
+  if (!list) throw new Error("OpenAPI document lacks GET /members");
+  const parameters = ((list.parameters ?? []) as { name: string }[]).filter((parameter) =>
+    MEMBER_EXPORT_FILTERS.includes(parameter.name),
+  );
+  if (parameters.length !== MEMBER_EXPORT_FILTERS.length) {
+    throw new Error(
+      `GET /members lacks one of the export's filters ${MEMBER_EXPORT_FILTERS.join(", ")}`,
+    );
+  }
+  const columns = CSV_HEADER.trim().split(",");
+  paths[MEMBER_EXPORT_PATH] = {
+    get: {
+      operationId: "exportMembersCsv",
+      description:
+        `Roles: ${MEMBER_EXPORT_ROLES.join(", ")}. Every record GET /members selects with the ` +
+        "same filters (all pages, newest first) as one CSV download, streamed as it is read; " +
+        "each export is audited. Not a GraphQL operation.",
+      tags: structuredClone(list.tags ?? ["Members"]),
+      security: [{ bearerAuth: [] }],
+      parameters: structuredClone(parameters),
+      responses: {
+        "200": {
+          description:
+            "CSV (RFC 4180, UTF-8, CRLF after each row): a header row, then one row per record. " +
+            `Columns: ${columns.join(", ")}. SSS and TIN numbers are opened. A cell a ` +
+            "spreadsheet would run as a formula (starting with =, +, -, @) gets a leading apostrophe.",
+          headers: {
+            "Content-Disposition": {
+              description: 'Always `attachment; filename="members.csv"`',
+              schema: { type: "string" },
+            },
+          },
+          content: {
+            "text/csv": { schema: { type: "string", format: "binary" }, example: CSV_HEADER },
+          },
+        },
+        ...errorResponses([...SHARED_ERRORS, 401, 403]),
+      },
+    },
+  };
 }
 
 const COOKIE_EFFECT = {
