@@ -127,9 +127,7 @@ async function executeChecked(
   args: ExecutionArgs,
   call: CheckedCall | undefined,
 ): Promise<ExecutionResult> {
-  const result = await execution.execute(
-    call ? { ...args, variableValues: call.variables } : args,
-  );
+  const result = await execution.execute(call ? { ...args, variableValues: call.variables } : args);
   const omit = call?.route.omitWhenNull;
   if (!omit || !result.data) return result;
   const { field } = fieldOf(call.route);
