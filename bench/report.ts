@@ -116,7 +116,7 @@ export function renderReport(input: ReportInput): string {
     `- Machine: ${os.cpus().length} × ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, ${os.type()} ${os.release()}`,
     `- Versions: ${versions()}`,
     `- Data: ${options.members.toLocaleString("en")} demo members (\`npm run seed:demo\`), with their accounts, about 300 office titles and the branches of service; one service process (compiled, \`NODE_OPTIONS=${HEAP_OPTIONS}\`), NODE_ENV=production, LOG_LEVEL=warn, bcrypt cost 12`,
-    `- Load: autocannon in the benchmark's own process on the same machine (it shares the 2 cores), ${options.durationSeconds} s per scenario after a 1 s warm-up, ${options.connections} connections unless stated`,
+    `- Load: autocannon in the benchmark's own process on the same machine (it shares the 2 cores), ${options.durationSeconds} s per scenario after a 1 s warm-up, ${options.connections} connections unless stated; the read scenarios ran ${options.runs} times and each row is the median run by throughput`,
     "",
     "## Throughput and latency",
     "",
