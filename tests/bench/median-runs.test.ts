@@ -15,7 +15,7 @@ const run = (name: string, requestsPerSecond: number): Measured => ({
     max: 4,
     total: 5,
     failures: 0,
-  } as LoadResult,
+  },
 });
 
 it("keeps, per scenario, the run with the median throughput", () => {
