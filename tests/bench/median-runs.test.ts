@@ -1,5 +1,4 @@
 /** bench/run.ts reports each read scenario's median run; the choice must not mix scenarios. */
-import type { LoadResult } from "../../bench/load";
 import type { Measured } from "../../bench/report";
 import { medianRuns } from "../../bench/run";
 
