@@ -44,7 +44,7 @@ const WHY = {
     `100 connections need more than 4 000 answers/s for a 25 ms p99; the service process is CPU-bound well before that on these two cores, which it shares with the engine and the load generator${floor ? ` (even the hand-written floor serves ${Math.round(floor).toLocaleString("en")} req/s)` : ""}`,
   search:
     "the match over 100 000 directory entries takes a few milliseconds, but each page then reads its 10 records and their 10 accounts from the engine by primary key (FerretDB v1 indexes nothing else), about a millisecond of engine CPU each on the shared cores",
-  rss: "see README (Memory): the heap cap keeps the live data, not V8's slack",
+  rss: "the capped old generation (256 MB) holds about 120 MB of live data plus garbage up to the cap, and V8's young generation, compiled code and the hashing thread's own heap come on top; a lower cap would leave too little room for reloading the member directory at this size, which briefly holds the old and the new copy",
   storm:
     "the hashing threads leave one core to the event loop; with two cores that is all there is",
 };
