@@ -178,6 +178,24 @@ it("records account deletions, by an administrator and by the person, and accoun
   );
 });
 
+it("records an administrator's export of one person's data, and not the person's own", async () => {
+  const person = await buildUser(app);
+  await applyAs(app, person);
+  const id = requestId();
+  const byAdmin = await app
+    .http()
+    .get(`${API}/users/${person.id}/export`)
+    .set(bearer(admin))
+    .set("x-request-id", id);
+  expect(byAdmin.status).toBe(200);
+  await expectOneEntry(person.id, "user.export", admin, id);
+  const own = await app.http().get(`${API}/users/current/export`).set(bearer(person));
+  expect(own.status).toBe(200);
+  expect(
+    (await entriesFor(person.id)).filter((entry) => entry.action === "user.export"),
+  ).toHaveLength(1);
+});
+
 it("records no self-service steps and keeps no personal data in any entry", async () => {
   const name = `Private Person ${randomBytes(3).toString("hex")}`;
   const person = await buildUser(app, { name });

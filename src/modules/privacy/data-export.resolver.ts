@@ -21,6 +21,16 @@ export class DataExportResolver {
       "Everything the service holds about an account, for its owner's request. Admin only.",
   })
   async userExport(@Arg("userId", () => UUIDResolver) userId: string, @Ctx() ctx: RequestContext) {
-    return ok(await ctx.services.dataExport.exportOf(userId), "The account's data");
+    const data = await ctx.services.dataExport.exportOf(userId);
+    // An administrator reading one person's records (their applications included) is logged.
+    await ctx.services.audit.record({
+      actorId: ctx.caller!.id,
+      actorRole: ctx.caller!.role,
+      action: "user.export",
+      targetType: "user",
+      targetId: userId,
+      requestId: ctx.requestId,
+    });
+    return ok(data, "The account's data");
   }
 }
