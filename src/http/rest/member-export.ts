@@ -4,6 +4,7 @@ import type { GraphQLSchema } from "graphql";
 import qs from "qs";
 import { assertAccess } from "../../graphql/access";
 import type { RequestContext } from "../../graphql/context";
+import { entryFor } from "../../modules/audit/audit-log.service";
 import { CSV_HEADER, csvRow } from "../../modules/members/member-csv";
 import { Role } from "../../modules/users/role";
 import { checkArguments } from "./rest-arguments";
@@ -34,14 +35,9 @@ export function memberExportRoute(
       raw,
     ) as { status?: string; search?: string; includeArchived?: boolean };
     const query = { status: status as never, search, includeArchived: includeArchived === true };
-    await context.services.audit.record({
-      actorId: context.caller!.id,
-      actorRole: context.caller!.role,
-      action: "member.export",
-      targetType: "member",
-      targetId: null,
-      requestId: context.requestId,
-    });
+    await context.services.audit.record(
+      entryFor(context, { action: "member.export", targetType: "member", targetId: null }),
+    );
     res.status(200);
     res.setHeader("content-type", "text/csv; charset=utf-8");
     res.setHeader("content-disposition", 'attachment; filename="members.csv"');

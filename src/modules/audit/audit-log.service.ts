@@ -8,6 +8,19 @@ import { AuditLogEntry } from "./audit-log.type";
 
 export type AuditEntry = Omit<AuditLogRecord, "_id" | "at">;
 
+/** An entry for an act done by a request's caller (anonymous: null): ids only. */
+export function entryFor(
+  request: { caller?: { id: string; role: string }; requestId: string },
+  act: Pick<AuditEntry, "action" | "targetType" | "targetId">,
+): AuditEntry {
+  return {
+    actorId: request.caller?.id ?? null,
+    actorRole: request.caller?.role ?? null,
+    ...act,
+    requestId: request.requestId,
+  };
+}
+
 /** Appends administrative acts and lists them for administrators (issue 8). */
 export class AuditLogService {
   constructor(

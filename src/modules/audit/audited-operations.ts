@@ -1,5 +1,6 @@
 import type { GraphQLFieldResolver, GraphQLSchema } from "graphql";
 import type { RequestContext } from "../../graphql/context";
+import { entryFor } from "./audit-log.service";
 import { Role } from "../users/role";
 
 type Args = Record<string, unknown>;
@@ -95,14 +96,12 @@ function audited(
     const result: unknown = await resolve(source, args, context, info);
     const targetId = rule.target(args, result, { ...context, caller });
     if (targetId !== undefined) {
-      await context.services.audit.record({
-        actorId: caller?.id ?? null,
-        actorRole: caller?.role ?? null,
-        action: rule.action,
-        targetType: rule.targetType,
-        targetId,
-        requestId: context.requestId,
-      });
+      await context.services.audit.record(
+        entryFor(
+          { caller, requestId: context.requestId },
+          { action: rule.action, targetType: rule.targetType, targetId },
+        ),
+      );
     }
     return result;
   };

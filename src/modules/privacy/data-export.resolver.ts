@@ -2,6 +2,7 @@ import { UUIDResolver } from "graphql-scalars";
 import { Arg, Authorized, Ctx, Query, Resolver } from "type-graphql";
 import type { RequestContext } from "../../graphql/context";
 import { ok } from "../../graphql/envelopes";
+import { entryFor } from "../audit/audit-log.service";
 import { Role } from "../users/role";
 import { DataExportPayload } from "./data-export.type";
 
@@ -23,14 +24,9 @@ export class DataExportResolver {
   async userExport(@Arg("userId", () => UUIDResolver) userId: string, @Ctx() ctx: RequestContext) {
     const data = await ctx.services.dataExport.exportOf(userId);
     // An administrator reading one person's records (their applications included) is logged.
-    await ctx.services.audit.record({
-      actorId: ctx.caller!.id,
-      actorRole: ctx.caller!.role,
-      action: "user.export",
-      targetType: "user",
-      targetId: userId,
-      requestId: ctx.requestId,
-    });
+    await ctx.services.audit.record(
+      entryFor(ctx, { action: "user.export", targetType: "user", targetId: userId }),
+    );
     return ok(data, "The account's data");
   }
 }
