@@ -28,14 +28,30 @@ export class FeedFollower {
     this.seen = Math.max(this.seen, seq);
   }
 
+  /**
+   * Callers queued behind a read that fails get its error at once instead of a read of their
+   * own: the engine has just failed to answer, and with a lost engine each read waits for the
+   * driver's timeout, which queued callers would otherwise wait out twice.
+   */
   catchUp(): Promise<void> {
     if (!this.queued) {
-      const run = this.tail.then(() => {
-        this.queued = null;
-        return this.readChanges();
-      });
+      const run = this.tail.then(
+        () => {
+          this.queued = null;
+          return this.readChanges();
+        },
+        (error: unknown) => {
+          this.queued = null;
+          throw error;
+        },
+      );
       this.queued = run;
-      this.tail = run.catch(() => undefined);
+      this.tail = run;
+      // Only the callers queued meanwhile share a failure; later ones read afresh.
+      const settled = () => {
+        if (this.tail === run) this.tail = Promise.resolve();
+      };
+      run.then(settled, settled);
     }
     return this.queued;
   }
