@@ -144,8 +144,11 @@ const PLAIN_ROUTES: Pick<RestRoute, "method" | "path">[] = [
 ];
 const FUZZED_ROUTES: Pick<RestRoute, "method" | "path">[] = [...REST_ROUTES, ...PLAIN_ROUTES];
 
-/** Reads that append an audit entry when they answer (issue 8: every CSV export is audited). */
-const AUDITED_READS = new Set([`get ${MEMBER_EXPORT_PATH}`]);
+/**
+ * Reads that append an audit entry when they answer (issue 8): every CSV export, and an
+ * administrator's export of one person's data.
+ */
+const AUDITED_READS = new Set([`get ${MEMBER_EXPORT_PATH}`, "get /users/{userId}/export"]);
 
 /* ----------------------------------------------------------------------- arbitraries -- */
 
