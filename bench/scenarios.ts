@@ -37,7 +37,7 @@ const schema = buildSchema(
  * The GraphQL document Sofa itself builds for a root field (every field of the result, one
  * level of circular references), so both interfaces select exactly the same data.
  */
-export function documentFor(field: string): string {
+function documentFor(field: string): string {
   return print(
     buildOperationNodeForField({
       schema,
