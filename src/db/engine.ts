@@ -54,7 +54,10 @@ function externalEngine(uri: string): Engine {
   };
 }
 
-type ArgsForPort = (port: number, debugPort: number) => { command: string; args: string[] };
+type ArgsForPort = (
+  port: number,
+  debugPort: number,
+) => { command: string; args: string[]; env?: Record<string, string> };
 
 function mongodArgs(binary: string, dataDir: string): ArgsForPort {
   const dbPath = ensureDir(path.join(dataDir, "mongod"));
@@ -79,6 +82,9 @@ function ferretdbArgs(binary: string, dataDir: string): ArgsForPort {
       `--debug-addr=127.0.0.1:${debugPort}`,
       "--log-level=warn",
     ],
+    // Go's default (GOGC=100) spent a third of FerretDB's CPU on garbage collection when
+    // serving member pages; 400 cut its CPU per page by a third (its RSS stayed near 100 MB).
+    env: { GOGC: process.env.GOGC ?? "400" },
   });
 }
 
@@ -94,9 +100,9 @@ async function startProcessEngine(
   let child: ChildProcess | undefined;
 
   const launch = async (): Promise<void> => {
-    const { command, args } = argsFor(port, debugPort);
+    const { command, args, env } = argsFor(port, debugPort);
     const out = fs.openSync(logFile, "a");
-    child = spawn(command, args, { stdio: ["ignore", out, out] });
+    child = spawn(command, args, { stdio: ["ignore", out, out], env: { ...process.env, ...env } });
     fs.closeSync(out);
     const exited = new Promise<never>((_, reject) =>
       child?.once("exit", (code) =>

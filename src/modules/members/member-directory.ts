@@ -3,6 +3,7 @@ import { ChangeFeed } from "../../db/change-feed";
 import { Directory } from "../../db/directory";
 import type { MemberStatus } from "./member.enums";
 import type { MemberModel, MemberRecord } from "./member.model";
+import { SearchText } from "./search-text";
 
 /** What lists, counts and searches need to know of a member record. */
 export interface MemberEntry {
@@ -65,6 +66,10 @@ function newestFirst(a: MemberEntry, b: MemberEntry): number {
  */
 export class MemberDirectory {
   private readonly directory: Directory<MemberEntry>;
+  private readonly searchText = new SearchText<MemberEntry>(
+    (entry) => [entry.name, entry.email, entry.mobile],
+    containsTerm,
+  );
 
   constructor(connection: Connection, members: MemberModel) {
     this.directory = new Directory<MemberEntry>({
@@ -100,11 +105,15 @@ export class MemberDirectory {
     const first = (page - 1) * limit;
     const ids: string[] = [];
     let total = 0;
-    for (const entry of await this.directory.entries()) {
-      if (!matches(entry)) continue;
+    const visit = (entry: MemberEntry) => {
+      if (!matches(entry)) return;
       if (total >= first && ids.length < limit) ids.push(entry.id);
       total += 1;
-    }
+    };
+    const entries = await this.directory.entries();
+    const term = query.search?.trim().toLowerCase();
+    if (term) this.searchText.forEachContaining(entries, this.directory.version, term, visit);
+    else for (const entry of entries) visit(entry);
     return { ids, total };
   }
 
@@ -126,14 +135,15 @@ export class MemberDirectory {
   }
 }
 
+/** The filters other than `search`, which SearchText applies. */
 function matcherOf(query: MemberQuery): (entry: MemberEntry) => boolean {
-  const search = query.search?.trim().toLowerCase();
   return (entry) =>
     (!query.status || entry.status === query.status) &&
     (query.includeArchived === true || !entry.archived) &&
-    (!query.userId || entry.userId === query.userId) &&
-    (!search ||
-      entry.name.includes(search) ||
-      entry.email.includes(search) ||
-      entry.mobile.includes(search));
+    (!query.userId || entry.userId === query.userId);
+}
+
+/** The contract's search rule: a case-insensitive substring of the name, email or mobile. */
+function containsTerm(entry: MemberEntry, term: string): boolean {
+  return entry.name.includes(term) || entry.email.includes(term) || entry.mobile.includes(term);
 }

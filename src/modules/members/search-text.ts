@@ -1,0 +1,131 @@
+/**
+ * A case-insensitive substring search over many small texts, faster than testing each one.
+ *
+ * Testing 100 000 directory entries one by one (three `includes` each) took 10–15 ms of CPU
+ * per search. Here the texts are joined into a few hundred long strings ("chunks"), and one
+ * `indexOf` over a chunk skips everything that cannot match at memory speed; only the hits
+ * are located and confirmed.
+ *
+ * The chunks follow the entries' order and are rebuilt when the entries change. Where a chunk
+ * ends depends on its entries (an entry whose key ends in "00" closes one), not on positions,
+ * so a record added at the front shifts every position but leaves every other chunk as it was:
+ * a change rebuilds one chunk, not all 100 000 texts.
+ */
+
+/** What an entry is searched by: its key (stable, random-looking) and its lower-case texts. */
+export interface Searchable {
+  id: string;
+}
+
+interface Chunk<E> {
+  entries: E[];
+  /** The entries' texts, each followed by SEPARATOR. */
+  text: string;
+  /** Where each entry's text starts in `text`. */
+  starts: Int32Array;
+}
+
+const SEPARATOR = "\u0000";
+/** A chunk never grows past this, whatever its keys: a rebuild stays small. */
+const MAX_CHUNK = 1024;
+
+export class SearchText<E extends Searchable> {
+  private chunks: Chunk<E>[] = [];
+  private builtFor = -1;
+
+  /**
+   * @param fieldsOf the entry's lower-case texts a term may occur in
+   * @param contains whether the term occurs in one of the entry's texts (the rule itself)
+   */
+  constructor(
+    private readonly fieldsOf: (entry: E) => readonly string[],
+    private readonly contains: (entry: E, term: string) => boolean,
+  ) {}
+
+  /**
+   * Calls `visit` for every entry whose texts contain `term` (lower-case), in the entries'
+   * order. `version` names the state of `entries`: the chunks are rebuilt when it changes.
+   */
+  forEachContaining(
+    entries: readonly E[],
+    version: number,
+    term: string,
+    visit: (entry: E) => void,
+  ): void {
+    if (version !== this.builtFor) this.rebuild(entries, version);
+    for (const chunk of this.chunks) this.searchChunk(chunk, term, visit);
+  }
+
+  private searchChunk(chunk: Chunk<E>, term: string, visit: (entry: E) => void): void {
+    const { text, starts, entries } = chunk;
+    let at = text.indexOf(term);
+    while (at !== -1) {
+      const index = entryAt(starts, at);
+      const entry = entries[index];
+      // A term holding the separator can match across two texts: confirm with the rule.
+      if (this.contains(entry, term)) {
+        visit(entry);
+        at = text.indexOf(term, index + 1 < starts.length ? starts[index + 1] : text.length);
+      } else {
+        at = text.indexOf(term, at + 1);
+      }
+    }
+  }
+
+  private rebuild(entries: readonly E[], version: number): void {
+    const previous = new Map(this.chunks.map((chunk) => [chunk.entries[0], chunk]));
+    const chunks: Chunk<E>[] = [];
+    let first = 0;
+    for (let index = 0; index < entries.length; index += 1) {
+      const last = index === entries.length - 1;
+      if (!last && !closesChunk(entries[index].id) && index - first + 1 < MAX_CHUNK) continue;
+      const kept = previous.get(entries[first]);
+      chunks.push(
+        kept && sameEntries(kept.entries, entries, first, index + 1)
+          ? kept
+          : this.chunkOf(entries.slice(first, index + 1)),
+      );
+      first = index + 1;
+    }
+    this.chunks = chunks;
+    this.builtFor = version;
+  }
+
+  private chunkOf(entries: E[]): Chunk<E> {
+    const starts = new Int32Array(entries.length);
+    const parts: string[] = [];
+    let length = 0;
+    entries.forEach((entry, index) => {
+      const part = this.fieldsOf(entry).join(SEPARATOR) + SEPARATOR;
+      starts[index] = length;
+      length += part.length;
+      parts.push(part);
+    });
+    return { entries, text: parts.join(""), starts };
+  }
+}
+
+/** About one key in 256 closes a chunk (keys are UUID v7: their last characters are random). */
+function closesChunk(id: string): boolean {
+  return id.charCodeAt(id.length - 1) === 48 && id.charCodeAt(id.length - 2) === 48;
+}
+
+function sameEntries<E>(kept: E[], entries: readonly E[], from: number, to: number): boolean {
+  if (kept.length !== to - from) return false;
+  for (let index = from; index < to; index += 1) {
+    if (kept[index - from] !== entries[index]) return false;
+  }
+  return true;
+}
+
+/** The index of the last start at or before `offset` (binary search). */
+function entryAt(starts: Int32Array, offset: number): number {
+  let low = 0;
+  let high = starts.length - 1;
+  while (low < high) {
+    const middle = (low + high + 1) >>> 1;
+    if (starts[middle] <= offset) low = middle;
+    else high = middle - 1;
+  }
+  return low;
+}

@@ -1,0 +1,115 @@
+import { randomUUID } from "node:crypto";
+import { SearchText } from "../../src/modules/members/search-text";
+
+interface Entry {
+  id: string;
+  name: string;
+  email: string;
+}
+
+const contains = (entry: Entry, term: string) =>
+  entry.name.includes(term) || entry.email.includes(term);
+
+/** The rule applied to each entry on its own: what SearchText must always agree with. */
+function oneByOne(entries: readonly Entry[], term: string): Entry[] {
+  return entries.filter((entry) => contains(entry, term));
+}
+
+function viaSearchText(
+  search: SearchText<Entry>,
+  entries: readonly Entry[],
+  version: number,
+  term: string,
+): Entry[] {
+  const found: Entry[] = [];
+  search.forEachContaining(entries, version, term, (entry) => found.push(entry));
+  return found;
+}
+
+const SYLLABLES = ["san", "tos", "rey", "es", "cruz", "ba", "ti", "sta", "gar", "cia", "do"];
+let seed = 7;
+/** A small deterministic generator, so a failure names the same data on every run. */
+function random(below: number): number {
+  seed = (seed * 1103515245 + 12345) % 2 ** 31;
+  return seed % below;
+}
+
+function someEntry(id: string = randomUUID()): Entry {
+  const word = (parts: number) =>
+    Array.from({ length: parts }, () => SYLLABLES[random(SYLLABLES.length)]).join("");
+  const name = `${word(2)} ${word(3)}`;
+  return { id, name, email: `${name.replace(" ", ".")}@example.org` };
+}
+
+/** Ids ending in "00" close a chunk: force some, so chunks of several sizes occur. */
+function idClosingChunk(): string {
+  return `${randomUUID().slice(0, -2)}00`;
+}
+
+const TERMS = ["san", "a", "tos rey", "cruz.", "@example", "zzz", "es\u0000", "\u0000", "g"];
+
+describe("SearchText", () => {
+  it("finds exactly the entries the rule finds, in order, as the entries change", () => {
+    const entries = Array.from({ length: 3000 }, (_, index) =>
+      someEntry(index % 97 === 0 ? idClosingChunk() : undefined),
+    );
+    const search = new SearchText<Entry>((entry) => [entry.name, entry.email], contains);
+    let version = 1;
+    const check = () => {
+      for (const term of TERMS) {
+        expect(viaSearchText(search, entries, version, term)).toEqual(oneByOne(entries, term));
+      }
+    };
+    check();
+    // Added at the front (newest first), removed, replaced by a changed copy, added at the end.
+    for (let round = 0; round < 40; round += 1) {
+      version += 1;
+      const change = round % 4;
+      if (change === 0) entries.unshift(someEntry(round % 8 === 0 ? idClosingChunk() : undefined));
+      if (change === 1) entries.splice(random(entries.length), 1);
+      if (change === 2) {
+        const at = random(entries.length);
+        entries[at] = { ...entries[at], name: `${entries[at].name} cruz` };
+      }
+      if (change === 3) entries.push(someEntry());
+      check();
+    }
+  });
+
+  it("keeps what it built while the version stays the same", () => {
+    const entries = [someEntry(), someEntry()];
+    entries[0].name = "ana santos";
+    const search = new SearchText<Entry>((entry) => [entry.name, entry.email], contains);
+    expect(viaSearchText(search, entries, 1, "santos")).toEqual([entries[0]]);
+    // The caller promises a new version with every change; without one, the old text stands.
+    entries[1] = { ...entries[1], name: "ben santos" };
+    expect(viaSearchText(search, entries, 1, "santos")).toEqual([entries[0]]);
+    expect(viaSearchText(search, entries, 2, "santos")).toEqual([entries[0], entries[1]]);
+  });
+
+  it("never matches across two texts of one entry or two entries", () => {
+    const entries: Entry[] = [
+      { id: randomUUID(), name: "ana", email: "bel@x.org" },
+      { id: randomUUID(), name: "org", email: "cruz@x.org" },
+    ];
+    const search = new SearchText<Entry>((entry) => [entry.name, entry.email], contains);
+    expect(viaSearchText(search, entries, 1, "anabel")).toEqual([]);
+    expect(viaSearchText(search, entries, 1, "ana\u0000bel")).toEqual([]);
+    expect(viaSearchText(search, entries, 1, "x.orgorg")).toEqual([]);
+    expect(viaSearchText(search, entries, 1, "org")).toEqual(entries);
+  });
+
+  it("still finds a text holding the separator after a match across two texts", () => {
+    const entries: Entry[] = [
+      { id: randomUUID(), name: "xa", email: "b@x.org" },
+      { id: randomUUID(), name: "a\u0000b", email: "c@x.org" },
+    ];
+    const search = new SearchText<Entry>((entry) => [entry.name, entry.email], contains);
+    expect(viaSearchText(search, entries, 1, "a\u0000b")).toEqual([entries[1]]);
+  });
+
+  it("answers an empty list", () => {
+    const search = new SearchText<Entry>((entry) => [entry.name, entry.email], contains);
+    expect(viaSearchText(search, [], 1, "a")).toEqual([]);
+  });
+});
