@@ -49,6 +49,31 @@ describe("/graphql limits", () => {
     expect(response.body.errors[0].message).toMatch(/complexity/i);
   });
 
+  it("estimates the cost of one document again for each page size and @include it is sent with", async () => {
+    // Costs are kept per document: the same text must still be judged by its variables.
+    const aliases = Array.from(
+      { length: MAX_ALIASES },
+      (_, i) =>
+        `a${i}: branchServices(limit: $n) @include(if: $on) { data { id title description sections { id title type items { content } } } }`,
+    ).join("\n");
+    const query = `query Pages($n: Int, $on: Boolean!) { ${aliases} }`;
+    const send = (variables: { n: number; on: boolean }) =>
+      app.http().post("/graphql").send({ query, variables, operationName: "Pages" });
+    const verdicts: number[] = [];
+    for (const variables of [
+      { n: 1, on: true },
+      { n: 100, on: true },
+      { n: 1, on: true },
+      { n: 100, on: false },
+      { n: 100, on: true },
+    ]) {
+      verdicts.push((await send(variables)).status);
+    }
+    expect(verdicts).toEqual([200, 400, 200, 200, 400]);
+    const refused = await send({ n: 100, on: true });
+    expect(refused.body.errors[0].message).toMatch(/complexity \d+ exceeds the limit of 5000/i);
+  });
+
   it("refuses more than 15 aliases and lets 15 through", async () => {
     const document = (count: number) =>
       `{ ${Array.from({ length: count }, (_, i) => `a${i}: branchServices { code }`).join(" ")} }`;
