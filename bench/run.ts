@@ -304,7 +304,8 @@ async function searchTarget(
       durationSeconds: options.durationSeconds,
       setupRequest: (request: Record<string, unknown>) => ({
         ...request,
-        path: `/api/v1/members?search=${session.searchTerms[next++ % session.searchTerms.length]}`,
+        // Encoded: a prefix such as "de g" holds a space, which would break the request line.
+        path: `/api/v1/members?search=${encodeURIComponent(session.searchTerms[next++ % session.searchTerms.length])}`,
       }),
     };
     await measure({ ...spec, durationSeconds: 1 });
@@ -415,6 +416,7 @@ export async function runBench(options: BenchOptions): Promise<ReportInput> {
       date: new Date(),
       measured: [...reads, search.target, search.alone, apply, login],
       searchTarget: search.target,
+      readRuns: suites,
       searchAlone: search.alone,
       storm,
       rss,

@@ -1,10 +1,16 @@
 /** bench/run.ts reports each read scenario's median run; the choice must not mix scenarios. */
-import type { Measured } from "../../bench/report";
+import { medianRatios, type Measured } from "../../bench/report";
 import { medianRuns } from "../../bench/run";
 
-const run = (name: string, requestsPerSecond: number): Measured => ({
+const run = (
+  name: string,
+  requestsPerSecond: number,
+  via: Measured["via"] = "REST",
+  group?: Measured["group"],
+): Measured => ({
   name,
-  via: "REST",
+  via,
+  group,
   connections: 50,
   result: {
     requestsPerSecond,
@@ -32,4 +38,26 @@ it("keeps, per scenario, the run with the median throughput", () => {
 it("takes the lower middle of an even number of runs, and the only run of one", () => {
   expect(medianRuns([[run("a", 5)], [run("a", 9)]])[0].result.requestsPerSecond).toBe(5);
   expect(medianRuns([[run("a", 7)]])[0].result.requestsPerSecond).toBe(7);
+});
+
+it("takes the ratios to the floor within each run, then their median", () => {
+  // Run 2 ran on a slow machine throughout: its own ratios are still fair.
+  const suite = (rest: number, graphql: number, floor: number) => [
+    run("GET /offices", rest, "REST", "offices list"),
+    run("offices", graphql, "GraphQL", "offices list"),
+    run("floor", floor, "floor", "offices list"),
+  ];
+  const [ratio] = medianRatios([
+    suite(900, 800, 1000),
+    suite(450, 350, 500),
+    suite(950, 700, 1000),
+  ]);
+  expect(ratio.group).toBe("offices list");
+  expect(ratio.rest).toBeCloseTo(0.9);
+  expect(ratio.graphql).toBeCloseTo(0.7);
+  expect(ratio.runs.map((r) => [r.rest, r.graphql])).toEqual([
+    [0.9, 0.8],
+    [0.9, 0.7],
+    [0.95, 0.7],
+  ]);
 });
