@@ -1,5 +1,6 @@
 /**
- * A case-insensitive substring search over many small texts, faster than testing each one.
+ * A substring search over many small texts, faster than testing each one (the caller gives
+ * lower-case texts and terms, which makes it case-insensitive).
  *
  * Testing 100 000 directory entries one by one (three `includes` each) took 10–15 ms of CPU
  * per search. Here the texts are joined into a few hundred long strings ("chunks"), and one
@@ -12,7 +13,7 @@
  * a change rebuilds one chunk, not all 100 000 texts.
  */
 
-/** What an entry is searched by: its key (stable, random-looking) and its lower-case texts. */
+/** What SearchText needs of an entry besides its texts: a stable, random-looking key. */
 export interface Searchable {
   id: string;
 }
