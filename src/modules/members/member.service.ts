@@ -214,7 +214,6 @@ export class MemberService {
     return this.directory.namesBranch(branchId);
   }
 
-  /** Erasure: an account's member records go with it. */
   /**
    * The records a list query selects, all of them, newest first, in batches read by primary
    * key: the export streams them out without holding more than one batch of records.
@@ -237,6 +236,7 @@ export class MemberService {
     return this.present(records.filter((record) => record !== null));
   }
 
+  /** Erasure: an account's member records go with it. */
   async deleteAllOf(userId: string): Promise<void> {
     for (const id of await this.directory.idsOfUser(userId)) {
       await this.directory.write(id, () => this.members.deleteOne({ _id: id }));
