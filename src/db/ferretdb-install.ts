@@ -16,8 +16,12 @@ const VERSIONS = ["v1.24.2", "v1.24.1", "v1.24.0", "v1.23.1", "v1.23.0"];
  * expression `_ferretdb_sjson->'$._id'`, but builds the `_id` index on `_ferretdb_sjson->"_id"`.
  * SQLite uses an expression index only for the same expression, so every primary-key lookup
  * scanned the whole table (2.3 s per lookup at 100 000 member records; `explain` said
- * "SCAN"). The patch spells the lookup the way the index is built; the stored data and the
- * index are unchanged, so existing data directories keep working.
+ * "SCAN"). The first patch spells the lookup the way the index is built; the stored data and
+ * the index are unchanged, so existing data directories keep working.
+ *
+ * The other two let a query (and its explain) for `{_id: {$in: [...]}}` use the same index
+ * (ferretdb-patches/sqlite_id_in.go), so a page of records is one query rather than one per
+ * record.
  */
 const PATCHES = [
   {
@@ -25,9 +29,26 @@ const PATCHES = [
     from: `IDColumn = DefaultColumn + "->'$._id'"`,
     to: `IDColumn = DefaultColumn + "->'_id'"`,
   },
+  {
+    file: "internal/backends/sqlite/collection.go",
+    from: "switch v.(type) {\n\t\tcase string, types.ObjectID:\n\t\t\twhereClause =",
+    to:
+      "switch v := v.(type) {\n\t\tcase *types.Document:\n\t\t\twhereClause, args = idInClause(v)\n" +
+      "\t\tcase string, types.ObjectID:\n\t\t\twhereClause =",
+  },
+  {
+    file: "internal/backends/sqlite/collection.go",
+    from: "switch v.(type) {\n\t\tcase string, types.ObjectID:\n\t\t\tfilterPushdown = true",
+    to:
+      "switch v := v.(type) {\n\t\tcase *types.Document:\n\t\t\twhereClause, args = idInClause(v)\n" +
+      '\t\t\tfilterPushdown = whereClause != ""\n' +
+      "\t\tcase string, types.ObjectID:\n\t\t\tfilterPushdown = true",
+  },
 ];
+/** Go files added to FerretDB's source, as `[file in src/db/ferretdb-patches, target dir]`. */
+const ADDED_FILES = [["sqlite_id_in.go", "internal/backends/sqlite"]];
 /** Names what the binary in .tools was built with; a different one is rebuilt. */
-const RECIPE = "v1 + sqlite primary-key index patch (1)";
+const RECIPE = "v1 + sqlite primary-key index patch (1) + _id $in pushdown (1)";
 
 export function ferretdbToolPath(): string {
   return path.join(projectRoot(), ".tools", "bin", "ferretdb");
@@ -126,6 +147,12 @@ function applyPatches(workDir: string, version: string): void {
       throw new Error(`${version}: ${patch.file} no longer has the line the patch fixes`);
     }
     fs.writeFileSync(file, source.replace(patch.from, patch.to));
+  }
+  for (const [name, targetDir] of ADDED_FILES) {
+    fs.copyFileSync(
+      path.join(projectRoot(), "src", "db", "ferretdb-patches", name),
+      path.join(workDir, targetDir, name),
+    );
   }
 }
 

@@ -1,9 +1,11 @@
 /**
- * The embedded engine finds records by primary key through its index. FerretDB v1.24.2 as
- * released scans the whole table instead (see PATCHES in src/db/ferretdb-install.ts).
+ * The embedded engine finds records by primary key, one or a list of them, through its index.
+ * FerretDB v1.24.2 as released scans the whole table instead (see PATCHES in
+ * src/db/ferretdb-install.ts).
  */
 import { randomBytes } from "node:crypto";
-import type { Connection } from "mongoose";
+import { Schema, type Connection } from "mongoose";
+import { findByIds } from "../../src/db/by-ids";
 import { connectDatabase } from "../../src/db/connection";
 
 let connection: Connection;
@@ -41,4 +43,39 @@ test("a primary-key lookup uses the _id index", async () => {
   }
   const found = await db.collection("lookups").findOne({ _id: "key-42" as never });
   expect(found?.n).toBe(42);
+});
+
+test("a list of primary keys is read through the _id index, and only exactly those match", async () => {
+  const db = connection.db!;
+  const lookups = db.collection<{ _id: string; n: number }>("listed");
+  await lookups.insertMany(Array.from({ length: 50 }, (_, n) => ({ _id: `key-${n}`, n })));
+  const buildInfo = await db.command({ buildInfo: 1 });
+  const explained = await db.command({
+    explain: { find: "listed", filter: { _id: { $in: ["key-7", "key-42", "gone"] } } },
+    verbosity: "queryPlanner",
+  });
+  if (buildInfo.ferretdbVersion) {
+    expect(explained.filterPushdown).toBe(true);
+    expect(JSON.stringify(explained.queryPlanner)).toMatch(/SEARCH \S+ USING INDEX \S+__id_/);
+  }
+  const numbers = async (filter: object) =>
+    (await lookups.find(filter).toArray()).map((doc) => doc.n).sort((a, b) => a - b);
+  expect(await numbers({ _id: { $in: ["key-42", "key-7", "gone"] } })).toEqual([7, 42]);
+  // Narrowing never decides what matches: the rest of the filter still applies...
+  expect(await numbers({ _id: { $in: ["key-42", "key-7"], $nin: ["key-7"] } })).toEqual([42]);
+  // ...and a list that cannot be narrowed (a number among the strings) is read in full.
+  expect(await numbers({ _id: { $in: ["key-3", 3] } })).toEqual([3]);
+  expect(await numbers({ _id: { $in: [] } })).toEqual([]);
+});
+
+test("findByIds answers in the order asked, without the missing ones", async () => {
+  const model = connection.model("Ordered", new Schema({ _id: String, n: Number }));
+  await model.insertMany(Array.from({ length: 30 }, (_, n) => ({ _id: `o-${n}`, n })));
+  const found = await findByIds(model, ["o-20", "gone", "o-3", "o-11"], { n: 1 });
+  expect(found.map((record) => [record._id, record.n])).toEqual([
+    ["o-20", 20],
+    ["o-3", 3],
+    ["o-11", 11],
+  ]);
+  expect(await findByIds(model, [])).toEqual([]);
 });

@@ -2,6 +2,7 @@ import type { Claims } from "../../db/claims";
 import type { Locks } from "../../db/locks";
 import { isDuplicateKeyError } from "../../db/errors";
 import { uuidv7 } from "../../db/uuid";
+import { findByIds } from "../../db/by-ids";
 import { oneOf } from "../../db/operators";
 import {
   ConflictError,
@@ -215,8 +216,8 @@ export class MemberService {
   }
 
   /**
-   * The records a list query selects, all of them, newest first, in batches read by primary
-   * key: the export streams them out without holding more than one batch of records.
+   * The records a list query selects, all of them, newest first, read a batch at a time: the
+   * export streams them out without holding more than one batch of records.
    */
   async *exportRecords(query: MemberQuery, batchSize = 100): AsyncGenerator<MemberRecord> {
     // The selection is fixed first (ids only), so records changing meanwhile are neither
@@ -224,16 +225,16 @@ export class MemberService {
     const { ids } = await this.directory.select(query, 1, Number.MAX_SAFE_INTEGER);
     for (let first = 0; first < ids.length; first += batchSize) {
       const batch = ids.slice(first, first + batchSize);
-      const records = await Promise.all(batch.map((id) => this.members.findById(id).lean()));
-      for (const record of records) if (record) yield opened(record, this.cipher);
+      for (const record of await findByIds(this.members, batch)) {
+        yield opened(record, this.cipher);
+      }
     }
   }
 
   /** Subject access: every application of the account, archived ones and their history included. */
   async allOf(userId: string): Promise<Member[]> {
     const ids = await this.directory.idsOfUser(userId);
-    const records = await Promise.all(ids.map((id) => this.members.findById(id).lean()));
-    return this.present(records.filter((record) => record !== null));
+    return this.present(await findByIds(this.members, ids));
   }
 
   /** Erasure: an account's member records go with it. */
@@ -262,9 +263,8 @@ export class MemberService {
     args: Pick<PageArgs, "page" | "limit">,
   ): Promise<Omit<Page<Member>, "code" | "message">> {
     const { ids, total } = await this.directory.select(query, args.page, args.limit);
-    const records = await Promise.all(ids.map((id) => this.members.findById(id).lean()));
     return {
-      data: await this.present(records.filter((record) => record !== null)),
+      data: await this.present(await findByIds(this.members, ids)),
       pagination: Pagination.of(args.page, args.limit, total),
     };
   }
@@ -319,15 +319,12 @@ export class MemberService {
     const userIds = [...new Set(records.map((record) => record.userId))];
     const branchIds = [...new Set(records.flatMap((record) => record.preferredBranchIds))];
     const [users, branches] = await Promise.all([
-      // One primary-key read per applicant: FerretDB v1 scans the collection for `$in`.
-      Promise.all(
-        userIds.map((id) => this.users.findById(id, { name: 1, email: 1, role: 1 }).lean()),
-      ),
+      findByIds(this.users, userIds, { name: 1, email: 1, role: 1 }),
       branchIds.length
         ? this.branches.find({ _id: oneOf(branchIds) }, { title: 1 }).lean()
         : Promise.resolve([]),
     ]);
-    const userById = new Map(users.flatMap((user) => (user ? [[user._id, user] as const] : [])));
+    const userById = new Map(users.map((user) => [user._id, user] as const));
     const titles = new Map(branches.map((branch) => [branch._id, branch.title]));
     return records.map((record) => {
       const user = userById.get(record.userId);
