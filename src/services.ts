@@ -19,6 +19,7 @@ import { PasswordResetService } from "./modules/auth/password-reset.service";
 import { createSessionModel } from "./modules/auth/session.model";
 import { SessionService } from "./modules/auth/session.service";
 import { TokenService } from "./modules/auth/token.service";
+import { BranchDirectory } from "./modules/branch-services/branch-directory";
 import { createBranchServiceModel } from "./modules/branch-services/branch-service.model";
 import { BranchServiceService } from "./modules/branch-services/branch-service.service";
 import { MemberDirectory } from "./modules/members/member-directory";
@@ -155,8 +156,10 @@ export function createServices(
     ),
     members,
     users,
-    branchServices: new BranchServiceService(models.branchServices, (branchId) =>
-      members.isBranchInUse(branchId),
+    branchServices: new BranchServiceService(
+      models.branchServices,
+      new BranchDirectory(connection, models.branchServices),
+      (branchId) => members.isBranchInUse(branchId),
     ),
     offices: new OfficeService(models.offices, officeDirectory, officeHolders, locks),
     officeDirectory,

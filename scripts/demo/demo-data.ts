@@ -2,6 +2,7 @@ import bcrypt from "bcryptjs";
 import type { Connection } from "mongoose";
 import type { FieldCipher } from "../../src/db/field-cipher";
 import { uuidv7 } from "../../src/db/uuid";
+import { BranchDirectory } from "../../src/modules/branch-services/branch-directory";
 import { createBranchServiceModel } from "../../src/modules/branch-services/branch-service.model";
 import {
   CivilStatus,
@@ -143,6 +144,7 @@ export async function seedDemo(
   await emailKeys.backfill();
   // Running instances read every record again; they missed these writes.
   await new MemberDirectory(connection, members).bulkChanged();
+  await new BranchDirectory(connection, branches).bulkChanged();
   await new OfficeDirectory(
     connection,
     createOfficeModel(connection),

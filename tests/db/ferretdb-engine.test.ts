@@ -69,7 +69,10 @@ test("a list of primary keys is read through the _id index, and only exactly tho
 });
 
 test("findByIds answers in the order asked, without the missing ones", async () => {
-  const model = connection.model("Ordered", new Schema({ _id: String, n: Number }));
+  const model = connection.model<{ _id: string; n: number }>(
+    "Ordered",
+    new Schema({ _id: String, n: Number }),
+  );
   await model.insertMany(Array.from({ length: 30 }, (_, n) => ({ _id: `o-${n}`, n })));
   const found = await findByIds(model, ["o-20", "gone", "o-3", "o-11"], { n: 1 });
   expect(found.map((record) => [record._id, record.n])).toEqual([

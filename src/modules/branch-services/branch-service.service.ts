@@ -1,9 +1,11 @@
 import { ConflictError, NotFoundError } from "../../errors/app-errors";
 import type { Caller } from "../../graphql/context";
 import { Pagination, type Page } from "../../graphql/envelopes";
-import { containsText, type PageArgs } from "../../graphql/paging";
+import type { PageArgs } from "../../graphql/paging";
 import { isDuplicateKeyError } from "../../db/errors";
+import { uuidv7 } from "../../db/uuid";
 import { newSections, replaceSections } from "../sections/section.replace";
+import type { BranchDirectory } from "./branch-directory";
 import type { BranchServiceModel, BranchServiceRecord } from "./branch-service.model";
 import { BranchService } from "./branch-service.type";
 import type { CreateBranchServiceArgs, UpdateBranchServiceArgs } from "./branch-service.input";
@@ -17,44 +19,47 @@ const SECTION_RULES = { titleRequired: false };
 export class BranchServiceService {
   constructor(
     private readonly branches: BranchServiceModel,
+    private readonly directory: BranchDirectory,
     private readonly isBranchInUse: BranchUsageCheck,
   ) {}
 
+  /** From the branch directory, newest first; `search` looks in the title and description. */
   async list(args: PageArgs): Promise<Omit<Page<BranchService>, "code" | "message">> {
-    const search = args.search?.trim();
-    const filter = search
-      ? {
-          $or: [{ title: containsText(search) }, { description: containsText(search) }],
-        }
-      : {};
-    const [records, total] = await Promise.all([
-      this.branches
-        .find(filter)
-        .sort({ createdAt: -1, _id: -1 })
-        .skip((args.page - 1) * args.limit)
-        .limit(args.limit)
-        .lean(),
-      this.branches.countDocuments(filter),
-    ]);
+    const search = args.search?.trim().toLowerCase();
+    const all = await this.directory.records();
+    const matching = search
+      ? all.filter(
+          (record) =>
+            record.title.toLowerCase().includes(search) ||
+            record.description.toLowerCase().includes(search),
+        )
+      : all;
+    const start = (args.page - 1) * args.limit;
     return {
-      data: records.map((record) => BranchService.from(record)),
-      pagination: Pagination.of(args.page, args.limit, total),
+      data: matching.slice(start, start + args.limit).map((record) => BranchService.from(record)),
+      pagination: Pagination.of(args.page, args.limit, matching.length),
     };
   }
 
   async get(id: string): Promise<BranchService> {
-    return BranchService.from(await this.findRecord(id));
+    const record = await this.directory.get(id);
+    if (!record) throw this.notFound(id);
+    return BranchService.from(record);
   }
 
   async create(_caller: Caller, args: CreateBranchServiceArgs): Promise<BranchService> {
     const title = args.title.trim();
+    const id = uuidv7();
     try {
-      const record = await this.branches.create({
-        title,
-        titleKey: title.toLowerCase(),
-        description: args.description.trim(),
-        sections: newSections(args.sections ?? [], SECTION_RULES),
-      });
+      const record = await this.directory.write(id, () =>
+        this.branches.create({
+          _id: id,
+          title,
+          titleKey: title.toLowerCase(),
+          description: args.description.trim(),
+          sections: newSections(args.sections ?? [], SECTION_RULES),
+        }),
+      );
       return BranchService.from(record.toObject());
     } catch (error) {
       throw this.duplicateTitle(error, title);
@@ -73,13 +78,15 @@ export class BranchServiceService {
       changes.sections = replaceSections(current.sections, args.sections, SECTION_RULES);
     }
     try {
-      const updated = await this.branches
-        .findByIdAndUpdate(
-          args.id,
-          { $set: changes },
-          { returnDocument: "after", runValidators: true },
-        )
-        .lean();
+      const updated = await this.directory.write(args.id, () =>
+        this.branches
+          .findByIdAndUpdate(
+            args.id,
+            { $set: changes },
+            { returnDocument: "after", runValidators: true },
+          )
+          .lean(),
+      );
       if (!updated) throw this.notFound(args.id);
       return BranchService.from(updated);
     } catch (error) {
@@ -94,9 +101,10 @@ export class BranchServiceService {
         "Member records still name this branch of service; it cannot be deleted",
       );
     }
-    await this.branches.deleteOne({ _id: id });
+    await this.directory.write(id, () => this.branches.deleteOne({ _id: id }));
   }
 
+  /** Writes decide from the stored record, not from this instance's copy. */
   private async findRecord(id: string): Promise<BranchServiceRecord> {
     const record = await this.branches.findById(id).lean();
     if (!record) throw this.notFound(id);
