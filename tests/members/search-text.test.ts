@@ -108,6 +108,40 @@ describe("SearchText", () => {
     expect(viaSearchText(search, entries, 1, "a\u0000b")).toEqual([entries[1]]);
   });
 
+  it("hands each entry its tag, searched or listed, as the entries change", () => {
+    type Tagged = Entry & { group: number };
+    const tagged = (id?: string): Tagged => ({ ...someEntry(id), group: random(200) });
+    const entries = Array.from({ length: 1500 }, (_, index) =>
+      tagged(index % 89 === 0 ? idClosingChunk() : undefined),
+    );
+    const search = new SearchText<Tagged>(
+      (entry) => [entry.name, entry.email],
+      contains,
+      (entry) => entry.group,
+    );
+    const withGroups = (list: readonly Tagged[]) => list.map((entry) => [entry.id, entry.group]);
+    let version = 1;
+    const check = () => {
+      const listed: [string, number][] = [];
+      search.forEach(entries, version, (entry, tag) => listed.push([entry.id, tag]));
+      expect(listed).toEqual(withGroups(entries));
+      const found: [string, number][] = [];
+      search.forEachContaining(entries, version, "san", (entry, tag) =>
+        found.push([entry.id, tag]),
+      );
+      expect(found).toEqual(withGroups(entries.filter((entry) => contains(entry, "san"))));
+    };
+    check();
+    for (let round = 0; round < 12; round += 1) {
+      version += 1;
+      const at = random(entries.length);
+      // A changed tag alone (same texts) and a new entry at the front.
+      if (round % 2 === 0) entries[at] = { ...entries[at], group: (entries[at].group + 1) % 200 };
+      else entries.unshift(tagged());
+      check();
+    }
+  });
+
   it("answers an empty list", () => {
     const search = new SearchText<Entry>((entry) => [entry.name, entry.email], contains);
     expect(viaSearchText(search, [], 1, "a")).toEqual([]);

@@ -1,7 +1,7 @@
 import type { Connection } from "mongoose";
 import { ChangeFeed } from "../../db/change-feed";
 import { Directory } from "../../db/directory";
-import type { MemberStatus } from "./member.enums";
+import { MemberStatus } from "./member.enums";
 import type { MemberModel, MemberRecord } from "./member.model";
 import { SearchText } from "./search-text";
 
@@ -82,6 +82,7 @@ export class MemberDirectory {
   private readonly searchText = new SearchText<MemberEntry>(
     (entry) => [entry.name, entry.email, entry.mobile],
     containsTerm,
+    tagOf,
   );
 
   constructor(connection: Connection, members: MemberModel) {
@@ -114,19 +115,22 @@ export class MemberDirectory {
     page: number,
     limit: number,
   ): Promise<{ ids: string[]; total: number }> {
-    const matches = matcherOf(query);
+    const accepted = acceptedTags(query);
+    const userId = query.userId;
     const first = (page - 1) * limit;
     const ids: string[] = [];
     let total = 0;
-    const visit = (entry: MemberEntry) => {
-      if (!matches(entry)) return;
+    // The entry object itself is read only for a userId filter and for the page's ids.
+    const visit = (entry: MemberEntry, tag: number) => {
+      if (!accepted[tag] || (userId && entry.userId !== userId)) return;
       if (total >= first && ids.length < limit) ids.push(entry.id);
       total += 1;
     };
     const entries = await this.directory.entries();
+    const version = this.directory.version;
     const term = query.search?.trim().toLowerCase();
-    if (term) this.searchText.forEachContaining(entries, this.directory.version, term, visit);
-    else for (const entry of entries) visit(entry);
+    if (term) this.searchText.forEachContaining(entries, version, term, visit);
+    else this.searchText.forEach(entries, version, visit);
     return { ids, total };
   }
 
@@ -148,12 +152,23 @@ export class MemberDirectory {
   }
 }
 
-/** The filters other than `search`, which SearchText applies. */
-function matcherOf(query: MemberQuery): (entry: MemberEntry) => boolean {
-  return (entry) =>
-    (!query.status || entry.status === query.status) &&
-    (query.includeArchived === true || !entry.archived) &&
-    (!query.userId || entry.userId === query.userId);
+const STATUSES = Object.values(MemberStatus);
+
+/** An entry's status and archived flag as one small number, kept beside its search text. */
+function tagOf(entry: MemberEntry): number {
+  const status = STATUSES.indexOf(entry.status);
+  return ((status === -1 ? STATUSES.length : status) << 1) | (entry.archived ? 1 : 0);
+}
+
+/** Which tags the query's status and archive filters let through (indexed by tag). */
+function acceptedTags(query: MemberQuery): boolean[] {
+  return Array.from({ length: (STATUSES.length + 1) << 1 }, (_, tag) => {
+    const status = STATUSES[tag >> 1] as MemberStatus | undefined;
+    const archived = (tag & 1) === 1;
+    return (
+      (!query.status || status === query.status) && (query.includeArchived === true || !archived)
+    );
+  });
 }
 
 /** The contract's search rule: a case-insensitive substring of the name, email or mobile. */
