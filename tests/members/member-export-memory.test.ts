@@ -66,9 +66,11 @@ const SAMPLE_EVERY_MS = 50;
  * only then does the service wait for 'drain': it uses no CPU. The client waits for that
  * (IDLE_TICKS or less over IDLE_WINDOW_MS), at most HELD_UP_WITHIN_MS, then reads nothing for
  * PAUSE_MS more, during which the service's RSS may not rise by PAUSE_RISE_MB (measured: 0).
- * When the client reads again the service must go back to work (RESUMED_TICKS over the next
- * IDLE_WINDOW_MS; measured 32-42): it was waiting for the client, not idle because it had
- * already read everything and put the rest of the response in its memory.
+ * When the client reads again the service must go back to work (RESUMED_TICKS or more from
+ * then until the download ends): it was waiting for the client, not idle because it had
+ * already read everything and put the rest of the response in its memory. (Not a rate: since
+ * a batch of records is one engine query, the service's share of the work is small, and how
+ * much of it falls into any one second depends on how busy the shared engine is.)
  */
 const PAUSE_AFTER_BYTES = 64 * 1024;
 const PAUSE_MS = 1_500;
@@ -270,7 +272,7 @@ test("streams every demo record as CSV within the memory bound, waiting for a pa
 
   const peakKb = Math.max(...between(watch.samples, started, Infinity).map((s) => s.kb));
   const paused = between(watch.samples, pause.heldUpAt, pause.resumedAt).map((s) => s.kb);
-  const afterResume = between(watch.samples, pause.resumedAt, pause.resumedAt + IDLE_WINDOW_MS);
+  const afterResume = between(watch.samples, pause.resumedAt, Infinity);
   expect(paused.length).toBeGreaterThan(PAUSE_MS / SAMPLE_EVERY_MS / 2);
   const measured = {
     rows: result.lines - 1,
