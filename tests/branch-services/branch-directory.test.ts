@@ -3,20 +3,12 @@
  * (src/modules/branch-services/branch-directory.ts). Two instances on one database: what one
  * writes, the other lists, searches and reads at once.
  */
-import { bearer, buildAdmin, buildBranchService, type TestUser } from "../support/factories";
-import { startTwoInstances, type TestApp } from "../support/test-app";
+import { bearer, buildBranchService } from "../support/factories";
+import type { TestApp } from "../support/test-app";
+import { twoInstancesWithAdmin } from "../support/two-instances";
 
 const BRANCHES = "/api/v1/branch-service";
-let first: TestApp;
-let second: TestApp;
-let admin: TestUser;
-let closeBoth: () => Promise<void>;
-
-beforeAll(async () => {
-  ({ first, second, closeBoth } = await startTwoInstances());
-  admin = await buildAdmin(first);
-});
-afterAll(() => closeBoth());
+const both = twoInstancesWithAdmin();
 
 async function listed(app: TestApp, query: Record<string, unknown> = {}) {
   // Public: no token needed.
@@ -29,62 +21,65 @@ async function listed(app: TestApp, query: Record<string, unknown> = {}) {
 }
 
 test("a branch created on one instance is first in the other's list and readable there", async () => {
-  await listed(second); // the second instance has loaded its directory before the write
-  const branch = await buildBranchService(first, admin);
-  const list = await listed(second, { limit: 100 });
+  await listed(both.second); // the second instance has loaded its directory before the write
+  const branch = await buildBranchService(both.first, both.admin);
+  const list = await listed(both.second, { limit: 100 });
   expect(list.data[0]).toMatchObject({ id: branch.id, title: branch.title });
-  const read = await second.http().get(`${BRANCHES}/${branch.id}`);
+  const read = await both.second.http().get(`${BRANCHES}/${branch.id}`);
   expect(read.status).toBe(200);
   expect(read.body.data.title).toBe(branch.title);
 });
 
 test("search looks in titles and descriptions, ignoring case, and counts what it finds", async () => {
   const marker = `Zq${Date.now().toString(36)}`;
-  const byTitle = await buildBranchService(first, admin, { title: `Navy ${marker}` });
-  const byDescription = await buildBranchService(first, admin, {
+  const byTitle = await buildBranchService(both.first, both.admin, { title: `Navy ${marker}` });
+  const byDescription = await buildBranchService(both.first, both.admin, {
     description: `Serves the ${marker.toLowerCase()} fleet`,
   });
-  await buildBranchService(first, admin);
-  const found = await listed(second, { search: marker.toUpperCase() });
+  await buildBranchService(both.first, both.admin);
+  const found = await listed(both.second, { search: marker.toUpperCase() });
   expect(found.data.map((branch) => branch.id)).toEqual([byDescription.id, byTitle.id]);
   expect(found.pagination.totalCount).toBe(2);
-  const secondPage = await listed(second, { search: marker, limit: 1, page: 2 });
+  const secondPage = await listed(both.second, { search: marker, limit: 1, page: 2 });
   expect(secondPage.data.map((branch) => branch.id)).toEqual([byTitle.id]);
   expect(secondPage.pagination.totalCount).toBe(2);
 });
 
 test("a rename on one instance shows in the other's search; a delete removes it there", async () => {
-  const branch = await buildBranchService(first, admin);
-  await listed(first); // loaded before the other instance writes
+  const branch = await buildBranchService(both.first, both.admin);
+  await listed(both.first); // loaded before the other instance writes
   const renamedTitle = `Renamed ${Date.now().toString(36)}`;
-  const renamed = await second
+  const renamed = await both.second
     .http()
     .put(`${BRANCHES}/${branch.id}`)
-    .set(bearer(admin))
+    .set(bearer(both.admin))
     .send({ title: renamedTitle });
   expect(renamed.status).toBe(200);
-  expect((await listed(first, { search: branch.title })).data).toEqual([]);
-  expect((await listed(first, { search: renamedTitle })).data.map((b) => b.id)).toEqual([
+  expect((await listed(both.first, { search: branch.title })).data).toEqual([]);
+  expect((await listed(both.first, { search: renamedTitle })).data.map((b) => b.id)).toEqual([
     branch.id,
   ]);
 
-  const deleted = await first.http().delete(`${BRANCHES}/${branch.id}`).set(bearer(admin));
+  const deleted = await both.first
+    .http()
+    .delete(`${BRANCHES}/${branch.id}`)
+    .set(bearer(both.admin));
   expect(deleted.status).toBe(204);
-  expect((await second.http().get(`${BRANCHES}/${branch.id}`)).status).toBe(404);
-  expect((await listed(second, { search: renamedTitle })).data).toEqual([]);
+  expect((await both.second.http().get(`${BRANCHES}/${branch.id}`)).status).toBe(404);
+  expect((await listed(both.second, { search: renamedTitle })).data).toEqual([]);
 });
 
 test("a write that fails (a duplicate title) leaves both instances' lists as they were", async () => {
-  const branch = await buildBranchService(first, admin);
-  const before = await listed(second, { limit: 100 });
-  const duplicate = await second
+  const branch = await buildBranchService(both.first, both.admin);
+  const before = await listed(both.second, { limit: 100 });
+  const duplicate = await both.second
     .http()
     .post(`${BRANCHES}/create`)
-    .set(bearer(admin))
+    .set(bearer(both.admin))
     .send({ title: branch.title.toUpperCase(), description: "Twice" });
   expect(duplicate.status).toBe(409);
-  expect(await listed(second, { limit: 100 })).toEqual(before);
-  expect((await listed(first, { limit: 100 })).pagination.totalCount).toBe(
+  expect(await listed(both.second, { limit: 100 })).toEqual(before);
+  expect((await listed(both.first, { limit: 100 })).pagination.totalCount).toBe(
     before.pagination.totalCount,
   );
 });
