@@ -61,8 +61,4 @@ export class BranchDirectory {
   bulkChanged(): Promise<void> {
     return this.directory.bulkChanged();
   }
-
-  warmUp(): Promise<void> {
-    return this.directory.load();
-  }
 }
