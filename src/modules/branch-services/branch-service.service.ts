@@ -30,8 +30,7 @@ export class BranchServiceService {
     const matching = search
       ? all.filter(
           (record) =>
-            record.title.toLowerCase().includes(search) ||
-            record.description.toLowerCase().includes(search),
+            record.titleKey.includes(search) || record.description.toLowerCase().includes(search),
         )
       : all;
     const start = (args.page - 1) * args.limit;
