@@ -62,21 +62,26 @@ export class SearchText<E extends Searchable> {
     term: string,
     visit: (entry: E, tag: number) => void,
   ): void {
-    if (version !== this.builtFor) this.rebuild(entries, version);
+    const chunks = this.chunksFor(entries, version);
     // Only a term holding the separator can match across two texts; any other hit lies
     // within one text, so it needs no confirmation (which cost a third of a search).
     const confirm = term.includes(SEPARATOR);
-    for (const chunk of this.chunks) this.searchChunk(chunk, term, confirm, visit);
+    for (const chunk of chunks) this.searchChunk(chunk, term, confirm, visit);
   }
 
   /** Calls `visit` for every entry, in order (a list without a search). */
   forEach(entries: readonly E[], version: number, visit: (entry: E, tag: number) => void): void {
-    if (version !== this.builtFor) this.rebuild(entries, version);
-    for (const chunk of this.chunks) {
+    for (const chunk of this.chunksFor(entries, version)) {
       for (let index = 0; index < chunk.entries.length; index += 1) {
         visit(chunk.entries[index], chunk.tags[index]);
       }
     }
+  }
+
+  /** The chunks of `entries` as of `version`, rebuilt if they were built for another. */
+  private chunksFor(entries: readonly E[], version: number): Chunk<E>[] {
+    if (version !== this.builtFor) this.rebuild(entries, version);
+    return this.chunks;
   }
 
   private searchChunk(
