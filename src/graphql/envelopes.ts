@@ -4,7 +4,7 @@ import { Field, Int, ObjectType, type ClassType } from "type-graphql";
  * The REST envelopes of the contract are GraphQL types too: a REST route returns its
  * operation's root field as is, so `{code, message, data}` has to live in the schema.
  */
-@ObjectType("Pagination")
+@ObjectType("Pagination", { simpleResolvers: true })
 export class Pagination {
   @Field(() => Int)
   currentPage!: number;
@@ -51,7 +51,7 @@ export interface Page<T> {
 }
 
 export function PayloadType<T extends object>(item: ClassType<T>, name: string) {
-  @ObjectType(name)
+  @ObjectType(name, { simpleResolvers: true })
   class PayloadClass implements Payload<T> {
     @Field()
     code!: string;
@@ -66,7 +66,7 @@ export function PayloadType<T extends object>(item: ClassType<T>, name: string) 
 }
 
 export function PageType<T extends object>(item: ClassType<T>, name: string) {
-  @ObjectType(name)
+  @ObjectType(name, { simpleResolvers: true })
   class PageClass implements Page<T> {
     @Field()
     code!: string;
@@ -83,7 +83,10 @@ export function PageType<T extends object>(item: ClassType<T>, name: string) {
   return PageClass;
 }
 
-@ObjectType("Acknowledgement", { description: "A success without a record: code and message" })
+@ObjectType("Acknowledgement", {
+  simpleResolvers: true,
+  description: "A success without a record: code and message",
+})
 export class Acknowledgement {
   @Field()
   code!: string;

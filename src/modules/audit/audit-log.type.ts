@@ -3,7 +3,10 @@ import { Field, ID, ObjectType } from "type-graphql";
 import { PageType } from "../../graphql/envelopes";
 import type { AuditLogRecord } from "./audit-log.model";
 
-@ObjectType({ description: "An administrative act: ids only, no personal data" })
+@ObjectType({
+  simpleResolvers: true,
+  description: "An administrative act: ids only, no personal data",
+})
 export class AuditLogEntry {
   @Field(() => ID)
   id!: string;

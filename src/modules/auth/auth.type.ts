@@ -2,6 +2,7 @@ import { Field, ObjectType } from "type-graphql";
 import { User } from "../users/user.type";
 
 @ObjectType("AuthPayload", {
+  simpleResolvers: true,
   description:
     "Auth success. `accessToken` is absent when an administrator created the account or when " +
     "`mfaRequired` is true; then `mfaToken` leads to POST /auth/mfa/verify.",
@@ -26,7 +27,10 @@ export class AuthPayload {
   mfaToken?: string | null;
 }
 
-@ObjectType("AccessTokenPayload", { description: "A new access token (the cookie rotated too)" })
+@ObjectType("AccessTokenPayload", {
+  simpleResolvers: true,
+  description: "A new access token (the cookie rotated too)",
+})
 export class AccessTokenPayload {
   @Field()
   code!: string;
@@ -39,6 +43,7 @@ export class AccessTokenPayload {
 }
 
 @ObjectType("MfaSetupPayload", {
+  simpleResolvers: true,
   description: "Add the secret to an authenticator app (the otpauth URI is what a QR code holds)",
 })
 export class MfaSetupPayload {

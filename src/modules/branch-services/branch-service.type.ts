@@ -4,7 +4,10 @@ import { PageType, PayloadType } from "../../graphql/envelopes";
 import { Section } from "../sections/section.type";
 import type { BranchServiceRecord } from "./branch-service.model";
 
-@ObjectType("BranchService", { description: "A branch of service with descriptive sections" })
+@ObjectType("BranchService", {
+  simpleResolvers: true,
+  description: "A branch of service with descriptive sections",
+})
 export class BranchService {
   @Field(() => ID)
   id!: string;

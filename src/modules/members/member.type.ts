@@ -6,6 +6,7 @@ import { CivilStatus, Gender, MemberStatus, SignatureType } from "./member.enums
 import { OPTIONAL_TEXT_FIELDS, REQUIRED_TEXT_FIELDS, type MemberRecord } from "./member.model";
 
 @ObjectType("MemberUser", {
+  simpleResolvers: true,
   description: "The applicant's account, as far as a member record shows it",
 })
 export class MemberUser {
@@ -19,7 +20,7 @@ export class MemberUser {
   role!: Role;
 }
 
-@ObjectType("BranchReference")
+@ObjectType("BranchReference", { simpleResolvers: true })
 export class BranchReference {
   @Field(() => ID)
   id!: string;
@@ -28,7 +29,7 @@ export class BranchReference {
   title!: string;
 }
 
-@ObjectType("MinisterialExperience")
+@ObjectType("MinisterialExperience", { simpleResolvers: true })
 export class MinisterialExperience {
   @Field()
   roleDescription!: string;
@@ -43,7 +44,7 @@ export class MinisterialExperience {
   memberId!: string;
 }
 
-@ObjectType("CharacterReference")
+@ObjectType("CharacterReference", { simpleResolvers: true })
 export class CharacterReference {
   @Field(() => String, { nullable: true })
   name!: string | null;
@@ -55,7 +56,7 @@ export class CharacterReference {
   contactNumber!: string;
 }
 
-@ObjectType("Signature")
+@ObjectType("Signature", { simpleResolvers: true })
 export class Signature {
   @Field(() => SignatureType)
   type!: SignatureType;
@@ -65,6 +66,7 @@ export class Signature {
 }
 
 @ObjectType("PrivacyConsent", {
+  simpleResolvers: true,
   description: "The applicant's consent to processing, as recorded with the application",
 })
 export class PrivacyConsent {
@@ -75,7 +77,10 @@ export class PrivacyConsent {
   consentedAt!: Date;
 }
 
-@ObjectType("StatusChange", { description: "One entry of a member record's status history" })
+@ObjectType("StatusChange", {
+  simpleResolvers: true,
+  description: "One entry of a member record's status history",
+})
 export class StatusChange {
   @Field(() => MemberStatus, { nullable: true, description: "Null for the application itself" })
   from!: MemberStatus | null;
@@ -94,7 +99,7 @@ export class StatusChange {
 }
 
 /** A membership application and, once reviewed, the member record (seed §2.2). */
-@ObjectType("Member")
+@ObjectType("Member", { simpleResolvers: true })
 export class Member {
   @Field(() => ID) id!: string;
   @Field() userId!: string;

@@ -6,6 +6,7 @@ import { isActive, type OfficeHolderRecord } from "./office-holder.model";
 import type { OfficeRecord } from "./office.model";
 
 @ObjectType("OfficeHolderMember", {
+  simpleResolvers: true,
   description: "Who holds an office: the member record's id and name, nothing more",
 })
 export class OfficeHolderMember {
@@ -16,7 +17,10 @@ export class OfficeHolderMember {
   name!: string;
 }
 
-@ObjectType("OfficeHolderOffice", { description: "The office an appointment is to" })
+@ObjectType("OfficeHolderOffice", {
+  simpleResolvers: true,
+  description: "The office an appointment is to",
+})
 export class OfficeHolderOffice {
   @Field(() => ID)
   id!: string;
@@ -28,7 +32,10 @@ export class OfficeHolderOffice {
   level!: OfficeLevel;
 }
 
-@ObjectType("OfficeHolder", { description: "An appointment of a member to an office title" })
+@ObjectType("OfficeHolder", {
+  simpleResolvers: true,
+  description: "An appointment of a member to an office title",
+})
 export class OfficeHolder {
   @Field(() => ID)
   id!: string;

@@ -5,7 +5,10 @@ import { Section } from "../sections/section.type";
 import { OfficeLevel } from "./office-level";
 import type { OfficeRecord } from "./office.model";
 
-@ObjectType("OfficeTitle", { description: "A chaplain office title in the hierarchy" })
+@ObjectType("OfficeTitle", {
+  simpleResolvers: true,
+  description: "A chaplain office title in the hierarchy",
+})
 export class OfficeTitle {
   @Field(() => ID)
   id!: string;

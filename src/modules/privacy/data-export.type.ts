@@ -7,7 +7,10 @@ import { Member } from "../members/member.type";
 import { OfficeHolder } from "../offices/office-holder.type";
 import { User } from "../users/user.type";
 
-@ObjectType("SessionExport", { description: "A sign-in as the service keeps it (no token)" })
+@ObjectType("SessionExport", {
+  simpleResolvers: true,
+  description: "A sign-in as the service keeps it (no token)",
+})
 export class SessionExport {
   @Field(() => ID) id!: string;
   @Field(() => String, { nullable: true }) userAgent!: string | null;
@@ -33,6 +36,7 @@ export class SessionExport {
 }
 
 @ObjectType("DataExport", {
+  simpleResolvers: true,
   description: "Everything the service holds about one account (Data Privacy Act, access)",
 })
 export class DataExport {

@@ -11,13 +11,13 @@ registerEnumType(SectionType, {
   description: "How a section's items are shown",
 });
 
-@ObjectType("SectionItem")
+@ObjectType("SectionItem", { simpleResolvers: true })
 export class SectionItem {
   @Field()
   content!: string;
 }
 
-@ObjectType("Section")
+@ObjectType("Section", { simpleResolvers: true })
 export class Section {
   @Field(() => ID)
   id!: string;

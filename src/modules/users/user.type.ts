@@ -4,7 +4,7 @@ import { Role } from "./role";
 import type { UserRecord } from "./user.model";
 
 /** The public face of an account: never a hash, token or secret. */
-@ObjectType("User")
+@ObjectType("User", { simpleResolvers: true })
 export class User {
   @Field(() => ID)
   id!: string;
@@ -48,7 +48,10 @@ export class User {
   }
 }
 
-@ObjectType("UserPayload", { description: "One account: `{code, message, user}`" })
+@ObjectType("UserPayload", {
+  simpleResolvers: true,
+  description: "One account: `{code, message, user}`",
+})
 export class UserPayload {
   @Field()
   code!: string;
@@ -64,7 +67,10 @@ export class UserPayload {
   }
 }
 
-@ObjectType("UserList", { description: "GET /users: offset paging with its own envelope" })
+@ObjectType("UserList", {
+  simpleResolvers: true,
+  description: "GET /users: offset paging with its own envelope",
+})
 export class UserList {
   @Field()
   code!: string;
