@@ -45,7 +45,7 @@ const verdict = (met: boolean, why = "") => (met ? "met" : `**not met**${why ? `
 /** Why a target can miss on this machine; shown only next to a target that was missed. */
 const WHY = {
   ratio:
-    "the route itself is one title or one list from memory, so fixed per-request costs weigh as much as the work: Sofa answers through the fetch API (a fetch Request built from each node request, its own router, a fetch Response written back: about 12 % of the CPU of REST GET /offices in a profile) and Apollo parses the JSON body and runs its request pipeline; documents are already compiled (graphql-jit) and cost estimates kept per document",
+    "the route itself is one title or one list from memory, so fixed per-request costs weigh as much as the work, most of all on the by-id routes, where the floor's own work is smallest: Sofa answers through the fetch API (a fetch Request built from each node request, its router matching the path against URL patterns, a fetch Response written back: about 8 % of the service's busy CPU on REST GET /offices/{id} in a profile, plus the garbage it leaves) and Apollo parses the JSON body and runs its request pipeline; documents are already compiled (graphql-jit), plain fields are property reads and cost estimates are kept per document; single runs vary by ±15 % on this machine",
   offices: (floor: number | undefined) =>
     `100 connections need more than 4 000 answers/s for a 25 ms p99; the service process is CPU-bound well before that on these two cores, which it shares with the engine and the load generator${floor ? ` (even the hand-written floor serves ${Math.round(floor).toLocaleString("en")} req/s)` : ""}`,
   search:
