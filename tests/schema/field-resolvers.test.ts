@@ -14,32 +14,29 @@ beforeAll(async () => {
   schema = await buildAppSchema();
 });
 
-const storage = () => getMetadataStorage();
+const storage = getMetadataStorage();
 const ROOTS = new Set(["Query", "Mutation", "Subscription"]);
 
 function typeNameOf(target: unknown): string | undefined {
-  return storage().objectTypes.find((type) => type.target === target)?.name;
+  return storage.objectTypes.find((type) => type.target === target)?.name;
 }
 
 describe("object types", () => {
   it("are all declared with simpleResolvers", () => {
-    const declared = storage().objectTypes;
+    const declared = storage.objectTypes;
     expect(declared.length).toBeGreaterThan(20);
     expect(declared.filter((type) => type.simpleResolvers !== true).map((t) => t.name)).toEqual([]);
   });
 
   it("give a resolver only to the fields a @FieldResolver computes", () => {
-    const computed = storage()
-      .fieldResolvers.map((field) => `${typeNameOf(field.getObjectType?.())}.${field.schemaName}`)
+    const computed = storage.fieldResolvers
+      .map((field) => `${typeNameOf(field.getObjectType?.())}.${field.schemaName}`)
       .sort();
     const withResolver = Object.values(schema.getTypeMap())
-      .filter((type) => isObjectType(type) && !type.name.startsWith("__") && !ROOTS.has(type.name))
+      .filter(isObjectType)
+      .filter((type) => !type.name.startsWith("__") && !ROOTS.has(type.name))
       .flatMap((type) =>
-        Object.values(
-          (
-            type as { getFields(): Record<string, { resolve?: unknown; name: string }> }
-          ).getFields(),
-        )
+        Object.values(type.getFields())
           .filter((field) => field.resolve !== undefined)
           .map((field) => `${type.name}.${field.name}`),
       )
@@ -49,12 +46,12 @@ describe("object types", () => {
   });
 
   it("declare no field- or class-level @Authorized or @UseMiddleware, which they would skip", () => {
-    const objectTargets = new Set(storage().objectTypes.map((type) => type.target));
+    const objectTargets = new Set(storage.objectTypes.map((type) => type.target));
     const declaredOnObjectTypes = [
-      ...storage().authorizedFields,
-      ...storage().authorizedResolver,
-      ...storage().middlewares,
-      ...storage().resolverMiddlewares,
+      ...storage.authorizedFields,
+      ...storage.authorizedResolver,
+      ...storage.middlewares,
+      ...storage.resolverMiddlewares,
     ]
       .filter((entry) => objectTargets.has(entry.target))
       .map(
