@@ -89,11 +89,13 @@ export function createServices(
     config.appUrl,
   );
   const mfa = new MfaService(models.users, access, hasher, rateLimits, claims);
+  const branchDirectory = new BranchDirectory(connection, models.branchServices);
   const members: MemberService = new MemberService(
     models.members,
     new MemberDirectory(connection, models.members),
     models.users,
     models.branchServices,
+    branchDirectory,
     cipher,
     claims,
     locks,
@@ -156,10 +158,8 @@ export function createServices(
     ),
     members,
     users,
-    branchServices: new BranchServiceService(
-      models.branchServices,
-      new BranchDirectory(connection, models.branchServices),
-      (branchId) => members.isBranchInUse(branchId),
+    branchServices: new BranchServiceService(models.branchServices, branchDirectory, (branchId) =>
+      members.isBranchInUse(branchId),
     ),
     offices: new OfficeService(models.offices, officeDirectory, officeHolders, locks),
     officeDirectory,

@@ -1,9 +1,9 @@
 /**
  * Branches of service are listed from an in-memory directory
  * (src/modules/branch-services/branch-directory.ts). Two instances on one database: what one
- * writes, the other lists, searches and reads at once.
+ * writes, the other lists, searches and reads at once, and names in member records.
  */
-import { bearer, buildBranchService } from "../support/factories";
+import { applyAs, bearer, buildBranchService, buildUser } from "../support/factories";
 import type { TestApp } from "../support/test-app";
 import { twoInstancesWithAdmin } from "../support/two-instances";
 
@@ -82,4 +82,28 @@ test("a write that fails (a duplicate title) leaves both instances' lists as the
   expect((await listed(both.first, { limit: 100 })).pagination.totalCount).toBe(
     before.pagination.totalCount,
   );
+});
+
+test("a member record names its branch by the title the other instance last gave it", async () => {
+  const branch = await buildBranchService(both.first, both.admin);
+  const applicant = await buildUser(both.first);
+  const record = await applyAs(both.first, applicant, { preferredBranchIds: [branch.id] });
+  const branchesShown = async () => {
+    const response = await both.second.http().get("/api/v1/members/me").set(bearer(applicant));
+    expect(response.status).toBe(200);
+    const records = (response.body as { data: { id: string; preferredBranches: unknown[] }[] })
+      .data;
+    expect(records.map((shown) => shown.id)).toEqual([record.id]);
+    return records[0].preferredBranches;
+  };
+  expect(await branchesShown()).toEqual([{ id: branch.id, title: branch.title }]);
+
+  const renamedTitle = `Renamed ${Date.now().toString(36)}`;
+  const renamed = await both.first
+    .http()
+    .put(`${BRANCHES}/${branch.id}`)
+    .set(bearer(both.admin))
+    .send({ title: renamedTitle });
+  expect(renamed.status).toBe(200);
+  expect(await branchesShown()).toEqual([{ id: branch.id, title: renamedTitle }]);
 });

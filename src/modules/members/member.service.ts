@@ -16,6 +16,7 @@ import type { PageArgs } from "../../graphql/paging";
 import type { Logger } from "../../logger";
 import type { Mailer } from "../../mail/mailer";
 import { applicationDecisionMail } from "../../mail/templates";
+import type { BranchDirectory } from "../branch-services/branch-directory";
 import type { BranchServiceModel } from "../branch-services/branch-service.model";
 import type { UserModel } from "../users/user.model";
 import { MemberStatus } from "./member.enums";
@@ -49,6 +50,8 @@ export class MemberService {
     private readonly directory: MemberDirectory,
     private readonly users: UserModel,
     private readonly branches: BranchServiceModel,
+    /** Branch titles for presenting records; a write checks its branch ids in the database. */
+    private readonly branchDirectory: BranchDirectory,
     private readonly cipher: FieldCipher,
     private readonly claims: Claims,
     private readonly locks: Locks,
@@ -320,12 +323,12 @@ export class MemberService {
     const branchIds = [...new Set(records.flatMap((record) => record.preferredBranchIds))];
     const [users, branches] = await Promise.all([
       findByIds(this.users, userIds, { name: 1, email: 1, role: 1 }),
-      branchIds.length
-        ? this.branches.find({ _id: oneOf(branchIds) }, { title: 1 }).lean()
-        : Promise.resolve([]),
+      Promise.all(branchIds.map((id) => this.branchDirectory.get(id))),
     ]);
     const userById = new Map(users.map((user) => [user._id, user] as const));
-    const titles = new Map(branches.map((branch) => [branch._id, branch.title]));
+    const titles = new Map(
+      branches.flatMap((branch) => (branch ? [[branch._id, branch.title] as const] : [])),
+    );
     return records.map((record) => {
       const user = userById.get(record.userId);
       const applicant: MemberUser = user
