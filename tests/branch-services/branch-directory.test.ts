@@ -20,6 +20,18 @@ async function listed(app: TestApp, query: Record<string, unknown> = {}) {
   };
 }
 
+/** Renames the branch through `app`; returns the new title. */
+async function rename(app: TestApp, branchId: string): Promise<string> {
+  const title = `Renamed ${Date.now().toString(36)} ${Math.random().toString(36).slice(2, 6)}`;
+  const response = await app
+    .http()
+    .put(`${BRANCHES}/${branchId}`)
+    .set(bearer(both.admin))
+    .send({ title });
+  expect(response.status).toBe(200);
+  return title;
+}
+
 test("a branch created on one instance is first in the other's list and readable there", async () => {
   await listed(both.second); // the second instance has loaded its directory before the write
   const branch = await buildBranchService(both.first, both.admin);
@@ -48,13 +60,7 @@ test("search looks in titles and descriptions, ignoring case, and counts what it
 test("a rename on one instance shows in the other's search; a delete removes it there", async () => {
   const branch = await buildBranchService(both.first, both.admin);
   await listed(both.first); // loaded before the other instance writes
-  const renamedTitle = `Renamed ${Date.now().toString(36)}`;
-  const renamed = await both.second
-    .http()
-    .put(`${BRANCHES}/${branch.id}`)
-    .set(bearer(both.admin))
-    .send({ title: renamedTitle });
-  expect(renamed.status).toBe(200);
+  const renamedTitle = await rename(both.second, branch.id);
   expect((await listed(both.first, { search: branch.title })).data).toEqual([]);
   expect((await listed(both.first, { search: renamedTitle })).data.map((b) => b.id)).toEqual([
     branch.id,
@@ -98,12 +104,6 @@ test("a member record names its branch by the title the other instance last gave
   };
   expect(await branchesShown()).toEqual([{ id: branch.id, title: branch.title }]);
 
-  const renamedTitle = `Renamed ${Date.now().toString(36)}`;
-  const renamed = await both.first
-    .http()
-    .put(`${BRANCHES}/${branch.id}`)
-    .set(bearer(both.admin))
-    .send({ title: renamedTitle });
-  expect(renamed.status).toBe(200);
+  const renamedTitle = await rename(both.first, branch.id);
   expect(await branchesShown()).toEqual([{ id: branch.id, title: renamedTitle }]);
 });
