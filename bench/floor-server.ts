@@ -7,9 +7,11 @@
  */
 import "reflect-metadata";
 import express from "express";
+import http from "node:http";
 import { loadConfig } from "../src/config";
 import { connectDatabase } from "../src/db/connection";
 import { useRequestShell } from "../src/http/app";
+import { expressServerOptions } from "../src/http/node-server";
 import { createLogger } from "../src/logger";
 import { resolveJwtSecret } from "../src/modules/auth/jwt-secret";
 import { OfficeSortBy, SortOrder, type OfficeListArgs } from "../src/modules/offices/office.input";
@@ -60,7 +62,8 @@ async function main(): Promise<void> {
       data: await services.offices.get(req.params.id),
     });
   });
-  app.listen(config.port, config.host);
+  // The same node server as the service's (src/server.ts), so the floor pays what it pays.
+  http.createServer(expressServerOptions(app), app).listen(config.port, config.host);
 }
 
 main().catch((error: unknown) => {

@@ -7,6 +7,7 @@ import { watchConnection } from "./db/connection-watchdog";
 import { startEngine, type Engine } from "./db/engine";
 import { buildAppSchema } from "./graphql/schema";
 import { createApp } from "./http/app";
+import { expressServerOptions } from "./http/node-server";
 import type { Logger } from "./logger";
 import { resolveJwtSecret } from "./modules/auth/jwt-secret";
 import { ensureBootstrapAdmin } from "./modules/users/user-bootstrap";
@@ -50,7 +51,7 @@ export async function startServer(
   const parts = await createApp(config, services, schema, log);
   let draining = false;
   const served = new WeakSet<object>();
-  const server = http.createServer((req, res) => {
+  const server = http.createServer(expressServerOptions(parts.app), (req, res) => {
     if (draining) {
       // A connection that already had its answer is a kept-alive one being reused: refuse, so
       // a proxy's pool cannot keep a stopping instance alive. A connection's first request was
