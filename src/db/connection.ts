@@ -35,10 +35,14 @@ export async function isDatabaseUp(connection: Connection): Promise<boolean> {
   try {
     const db = connection.db;
     if (!db) return false;
+    // The timer goes with the answer: left running, each probe kept its closure for a second.
+    let timer: NodeJS.Timeout | undefined;
     await Promise.race([
       db.command({ ping: 1 }),
-      new Promise((_, reject) => setTimeout(() => reject(new Error("ping timeout")), 1_000)),
-    ]);
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error("ping timeout")), 1_000);
+      }),
+    ]).finally(() => clearTimeout(timer));
     return true;
   } catch {
     return false;

@@ -43,6 +43,17 @@ describe("GET /api/v1/", () => {
 });
 
 describe("GET /api/v1/health", () => {
+  it("leaves no timer running once it has answered", async () => {
+    const timers = () =>
+      process.getActiveResourcesInfo().filter((kind) => kind === "Timeout").length;
+    const before = timers();
+    for (let i = 0; i < 20; i += 1) {
+      expect((await app.http().get("/api/v1/health")).status).toBe(200);
+    }
+    // A few timers of the driver or the server may come and go; one per probe would be 20.
+    expect(timers() - before).toBeLessThan(5);
+  });
+
   it("is ok while the database answers, degraded (503) while it is down, and recovers by itself", async () => {
     const up = await app.http().get("/api/v1/health");
     expect(up.status).toBe(200);
