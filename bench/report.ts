@@ -45,7 +45,7 @@ const verdict = (met: boolean, why = "") => (met ? "met" : `**not met**${why ? `
 /** Why a target can miss on this machine; shown only next to a target that was missed. */
 const WHY = {
   ratio:
-    "the route itself is one title or one list from memory, so fixed per-request costs weigh as much as the work, most of all on the by-id routes, where the floor's own work is smallest: Sofa answers through the fetch API (a fetch Request built from each node request, its router matching the path against URL patterns, a fetch Response written back: about 8 % of the service's busy CPU on REST GET /offices/{id} in a profile, plus the garbage it leaves) and Apollo parses the JSON body and runs its request pipeline; documents are already compiled (graphql-jit), plain fields are property reads and cost estimates are kept per document; single runs vary by ±15 % on this machine",
+    "the floor is lean since requests stopped paying for express's per-request prototype switch (about 185 µs of CPU per title by id, 275 per list, measured from /proc), so the fixed costs of Sofa and GraphQL weigh more: Sofa answers through the fetch API (a fetch Request built from each node request, its router trying URL patterns through a polyfill at about 5 µs a pattern, several before /offices/{id}, a fetch Response written back: about 16 % of the service's busy CPU on REST GET /offices/{id} in a profile); GraphQL execution, already compiled by graphql-jit with plain fields as property reads, adds the resolver pipeline, argument checks and scalar serialisation (about 10 % on the list); Apollo parses the JSON body and runs its request pipeline; single runs vary by ±15 % on this machine",
   offices: (floor: number | undefined) =>
     `100 connections need more than 4 000 answers/s for a 25 ms p99; the service process is CPU-bound well before that on these two cores, which it shares with the engine and the load generator${floor ? ` (even the hand-written floor serves ${Math.round(floor).toLocaleString("en")} req/s)` : ""}`,
   search:
@@ -157,9 +157,9 @@ export function renderReport(input: ReportInput): string {
     ...table(measured),
     "",
     "The hand-written floor (bench/floor-server.ts) is express with the service's own request",
-    "shell (request id and log, security headers, CORS, rate limit: `useRequestShell`), the same",
-    "authentication and the same OfficeService call, answering the same JSON, with no GraphQL",
-    "execution and no Sofa.",
+    "shell (request id and log, security headers, CORS, rate limit: `useRequestShell`) on the",
+    "same node server (`expressServerOptions`), the same authentication and the same",
+    "OfficeService call, answering the same JSON, with no GraphQL execution and no Sofa.",
     "",
     "Reading the numbers: the engine, FerretDB v1 on SQLite, answers only `_id` lookups (one or",
     "a list) from an index, on the same two cores as the service and the load generator, and it",
