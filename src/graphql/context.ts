@@ -33,7 +33,19 @@ export interface ContextOptions {
   secureCookies: boolean;
 }
 
-type RequestWithId = IncomingMessage & { id?: unknown; log?: Logger; ip?: string };
+/**
+ * Where a request keeps its context. Not a WeakMap keyed by the request: V8's young-generation
+ * collector treats WeakMap values as strong, and the context refers back to its request, so
+ * every request would survive into the old generation and wait for a full collection.
+ */
+const CONTEXT = Symbol("requestContext");
+
+type RequestWithId = IncomingMessage & {
+  id?: unknown;
+  log?: Logger;
+  ip?: string;
+  [CONTEXT]?: Promise<RequestContext>;
+};
 
 /** Built once per request (the REST gate and Sofa both ask for it). */
 export function createContextBuilder(
@@ -41,14 +53,9 @@ export function createContextBuilder(
   fallbackLog: Logger,
   options: ContextOptions,
 ) {
-  const built = new WeakMap<IncomingMessage, Promise<RequestContext>>();
   return function buildContext(req: RequestWithId, res?: ServerResponse): Promise<RequestContext> {
-    let context = built.get(req);
-    if (!context) {
-      context = createContext(services, fallbackLog, options, req, res);
-      built.set(req, context);
-    }
-    return context;
+    req[CONTEXT] ??= createContext(services, fallbackLog, options, req, res);
+    return req[CONTEXT];
   };
 }
 
