@@ -77,7 +77,7 @@ describe("a request's objects", () => {
 
   it("are not kept as WeakMap keys", async () => {
     const set = jest.spyOn(WeakMap.prototype, "set");
-    let keys: object[];
+    let keys: WeakKey[];
     try {
       await readThroughEveryMount();
       keys = set.mock.calls.map(([key]) => key);

@@ -162,6 +162,9 @@ function queryString(url: string): string {
  * would convert its values with nameless errors.
  */
 function handOverToSofa(route: RestRoute, req: Request): void {
+  // Sofa's request adapter (whatwg-node) copies express's `req.query` into the URL it builds
+  // from originalUrl, which carries the query string already: a second URL parse per request.
+  Object.defineProperty(req, "query", { value: undefined, configurable: true });
   if (!isBodyMethod(route)) return;
   req.body = "{}";
   req.headers["content-type"] = "application/json";
