@@ -1,6 +1,6 @@
 import http from "node:http";
 import path from "node:path";
-import { bearer, buildAdmin, buildUser, type TestUser } from "../support/factories";
+import { bearer, buildAdmin, buildOffice, buildUser, type TestUser } from "../support/factories";
 import { startTestApp, type TestApp } from "../support/test-app";
 
 /**
@@ -13,21 +13,14 @@ import { startTestApp, type TestApp } from "../support/test-app";
  */
 
 let app: TestApp;
-let admin: TestUser;
 let member: TestUser;
 let officeId: string;
 
 beforeAll(async () => {
   app = await startTestApp();
-  admin = await buildAdmin(app);
+  const admin = await buildAdmin(app);
   member = await buildUser(app);
-  const created = await app
-    .http()
-    .post("/api/v1/offices/create")
-    .set(bearer(admin))
-    .send({ name: "Retention check office", level: "CITY_CHAPLAIN" });
-  expect(created.status).toBe(201);
-  officeId = created.body.data.id as string;
+  officeId = (await buildOffice(app, admin, { name: "Retention check office" })).id;
 });
 afterAll(() => app.close());
 

@@ -1,5 +1,5 @@
 import { URLPattern } from "urlpattern-polyfill";
-import { bearer, buildAdmin, buildUser, type TestUser } from "../support/factories";
+import { bearer, buildAdmin, buildOffice, buildUser, type TestUser } from "../support/factories";
 import { startTestApp, type TestApp } from "../support/test-app";
 
 /**
@@ -16,13 +16,7 @@ beforeAll(async () => {
   app = await startTestApp();
   const admin = await buildAdmin(app);
   member = await buildUser(app);
-  const created = await app
-    .http()
-    .post("/api/v1/offices/create")
-    .set(bearer(admin))
-    .send({ name: "Router check office", level: "CITY_CHAPLAIN" });
-  expect(created.status).toBe(201);
-  officeId = created.body.data.id as string;
+  officeId = (await buildOffice(app, admin)).id;
 });
 afterAll(() => app.close());
 

@@ -94,27 +94,44 @@ export async function loginBootstrapAdmin(app: TestApp): Promise<{ token: string
 }
 
 let counter = 0;
+/** A distinct name for a record a factory creates. */
+const uniqueLabel = (label: string) => {
+  counter += 1;
+  return `${label} ${counter} ${randomBytes(3).toString("hex")}`;
+};
+
+/** POSTs `body` to an admin's create path and answers the created record (201 or throws). */
+async function createAs<T>(app: TestApp, admin: TestUser, path: string, body: object): Promise<T> {
+  const response = await app.http().post(`/api/v1${path}`).set(bearer(admin)).send(body);
+  if (response.status !== 201)
+    throw new Error(`POST ${path}: ${response.status} ${JSON.stringify(response.body)}`);
+  return (response.body as { data: T }).data;
+}
+
 /** A branch of service created through POST /branch-service/create. */
-export async function buildBranchService(
+export const buildBranchService = (
   app: TestApp,
   admin: TestUser,
   overrides: Record<string, unknown> = {},
-): Promise<{ id: string; title: string; sections: { id: string }[] }> {
-  counter += 1;
-  const response = await app
-    .http()
-    .post("/api/v1/branch-service/create")
-    .set(bearer(admin))
-    .send({
-      title: `Branch ${counter} ${randomBytes(3).toString("hex")}`,
-      description: "Serves the faithful",
-      ...overrides,
-    });
-  if (response.status !== 201)
-    throw new Error(`buildBranchService: ${response.status} ${JSON.stringify(response.body)}`);
-  return (response.body as { data: { id: string; title: string; sections: { id: string }[] } })
-    .data;
-}
+) =>
+  createAs<{ id: string; title: string; sections: { id: string }[] }>(
+    app,
+    admin,
+    "/branch-service/create",
+    { title: uniqueLabel("Branch"), description: "Serves the faithful", ...overrides },
+  );
+
+/** An office title created through POST /offices/create. */
+export const buildOffice = (
+  app: TestApp,
+  admin: TestUser,
+  overrides: Record<string, unknown> = {},
+) =>
+  createAs<{ id: string; name: string }>(app, admin, "/offices/create", {
+    name: uniqueLabel("Office"),
+    level: "CITY_CHAPLAIN",
+    ...overrides,
+  });
 
 /** The fields an application must have (contract §6), filled in plausibly. */
 export function minimalApplication(overrides: Record<string, unknown> = {}) {
