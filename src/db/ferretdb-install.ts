@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -23,10 +24,14 @@ const VERSIONS = ["v1.24.2", "v1.24.1", "v1.24.0", "v1.23.1", "v1.23.0"];
  * (ferretdb-patches/sqlite_id_in.go), so a page of records is one query rather than one per
  * record.
  *
- * The last two leave out FerretDB's lifetime tracking of its iterators outside its own debug
+ * The next two leave out FerretDB's lifetime tracking of its iterators outside its own debug
  * builds: every document iterated was registered in a pprof profile with a stack trace and a
  * finalizer that panics if it is never closed, about an eighth of the engine's CPU while it
  * served member pages.
+ *
+ * The last reads stored documents in one pass (ferretdb-patches/sjson_fast.go) before falling
+ * back to FerretDB's own reader, which decoded every value several times over: half of the
+ * engine's CPU while it served member pages.
  */
 const PATCHES = [
   {
@@ -59,11 +64,32 @@ const PATCHES = [
     from: "func Untrack(obj any, token *Token) {\n\tcheckArgs(obj, token)\n",
     to: "func Untrack(obj any, token *Token) {\n\tcheckArgs(obj, token)\n\n\tif !debugbuild.Enabled {\n\t\treturn\n\t}\n",
   },
+  {
+    file: "internal/handler/sjson/sjson.go",
+    from: "func Unmarshal(data []byte) (*types.Document, error) {\n",
+    to:
+      "func Unmarshal(data []byte) (*types.Document, error) {\n" +
+      "\tif doc, ok := fastUnmarshal(data); ok {\n\t\treturn doc, nil\n\t}\n\n",
+  },
 ];
 /** Go files added to FerretDB's source, as `[file in src/db/ferretdb-patches, target dir]`. */
-const ADDED_FILES = [["sqlite_id_in.go", "internal/backends/sqlite"]];
-/** Names what the binary in .tools was built with; a different one is rebuilt. */
-const RECIPE = "v1 + sqlite primary-key index patch (1) + _id $in pushdown (1) + no tracking (1)";
+const ADDED_FILES = [
+  ["sqlite_id_in.go", "internal/backends/sqlite"],
+  ["sjson_fast.go", "internal/handler/sjson"],
+];
+/**
+ * Names what the binary in .tools was built with; a different one is rebuilt. The digest
+ * covers the patches and the added files, so editing either rebuilds on the next start.
+ */
+function recipe(): string {
+  const digest = crypto.createHash("sha256").update(JSON.stringify(PATCHES));
+  for (const [name] of ADDED_FILES) digest.update(fs.readFileSync(addedFilePath(name)));
+  return `v1 + ${PATCHES.length} patches + ${ADDED_FILES.length} files, ${digest.digest("hex").slice(0, 16)}`;
+}
+
+function addedFilePath(name: string): string {
+  return path.join(projectRoot(), "src", "db", "ferretdb-patches", name);
+}
 
 export function ferretdbToolPath(): string {
   return path.join(projectRoot(), ".tools", "bin", "ferretdb");
@@ -76,7 +102,7 @@ function recipePath(): string {
 /** An already-built binary: the project's own (if built by this recipe), then PATH. */
 export function findFerretdb(): string | undefined {
   const local = ferretdbToolPath();
-  if (fs.existsSync(local) && readRecipe() === RECIPE) return local;
+  if (fs.existsSync(local) && readRecipe() === recipe()) return local;
   if (fs.existsSync(local)) return undefined;
   return findExecutable("ferretdb");
 }
@@ -148,7 +174,7 @@ async function buildVersion(go: string, version: string, env: NodeJS.ProcessEnv)
       await build(["-ldflags=-checklinkname=0"]);
     }
     fs.renameSync(partial, target);
-    fs.writeFileSync(recipePath(), `${RECIPE}\n`);
+    fs.writeFileSync(recipePath(), `${recipe()}\n`);
   } finally {
     fs.rmSync(workDir, { recursive: true, force: true });
   }
@@ -164,10 +190,7 @@ function applyPatches(workDir: string, version: string): void {
     fs.writeFileSync(file, source.replace(patch.from, patch.to));
   }
   for (const [name, targetDir] of ADDED_FILES) {
-    fs.copyFileSync(
-      path.join(projectRoot(), "src", "db", "ferretdb-patches", name),
-      path.join(workDir, targetDir, name),
-    );
+    fs.copyFileSync(addedFilePath(name), path.join(workDir, targetDir, name));
   }
 }
 
