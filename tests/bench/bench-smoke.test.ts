@@ -42,6 +42,9 @@ it("measures the search latency target (varied surname prefixes) with no failure
   for (const search of [input.searchTarget, input.searchAlone]) {
     expect(search.result.total).toBeGreaterThan(0);
     expect(search.result.failures).toBe(0);
+    // The target's percentile, read from every response's time, within what autocannon saw.
+    expect(search.result.p95).toBeGreaterThanOrEqual(0);
+    expect(search.result.p95).toBeLessThanOrEqual(Math.ceil(search.result.max));
   }
   expect(input.searchAlone.connections).toBe(1);
   expect(input.searchTarget.connections).toBeGreaterThan(1);

@@ -1,5 +1,6 @@
 /** bench/run.ts reports each read scenario's median run; the choice must not mix scenarios. */
 import { medianRatios, type Measured } from "../../bench/report";
+import { percentile } from "../../bench/load";
 import { medianRuns } from "../../bench/run";
 
 const run = (
@@ -15,6 +16,7 @@ const run = (
   result: {
     requestsPerSecond,
     p50: 1,
+    p95: 2,
     p97_5: 2,
     p99: 3,
     max: 4,
@@ -60,4 +62,12 @@ it("takes the ratios to the floor within each run, then their median", () => {
     [0.9, 0.7],
     [0.95, 0.7],
   ]);
+});
+
+it("reads a percentile by nearest rank from every response's time", () => {
+  const times = Array.from({ length: 200 }, (_, index) => 200 - index + 0.4);
+  expect(percentile(times, 95)).toBe(190);
+  expect(percentile(times, 50)).toBe(100);
+  expect(percentile([7.6], 95)).toBe(8);
+  expect(percentile([], 95)).toBe(0);
 });
