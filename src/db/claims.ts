@@ -13,9 +13,9 @@ const claimSchema = new Schema<ClaimRecord>(
 
 /**
  * "Only one of you may do this": the first insert of a key wins, every later one loses. A
- * conditional findOneAndUpdate is not enough on FerretDB v1, whose filter check and write are
- * not one step (two racing requests can both pass the filter); the primary-key index holds on
- * both engines.
+ * conditional findOneAndUpdate is not enough on FerretDB v1 as released, whose filter check
+ * and write are not one step (two racing requests can both pass the filter); the primary-key
+ * index holds on both engines.
  */
 export class Claims {
   private readonly claims: Model<ClaimRecord>;

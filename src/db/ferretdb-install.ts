@@ -32,6 +32,10 @@ const VERSIONS = ["v1.24.2", "v1.24.1", "v1.24.0", "v1.23.1", "v1.23.0"];
  * The last reads stored documents in one pass (ferretdb-patches/sjson_fast.go) before falling
  * back to FerretDB's own reader, which decoded every value several times over: half of the
  * engine's CPU while it served member pages.
+ *
+ * The write commands run one at a time (ferretdb-patches/write_lock.go): FerretDB v1 reads a
+ * document, changes it and writes it back whole with nothing held in between, so two writes
+ * to one document at once lost one of them.
  */
 const PATCHES = [
   {
@@ -71,11 +75,20 @@ const PATCHES = [
       "func Unmarshal(data []byte) (*types.Document, error) {\n" +
       "\tif doc, ok := fastUnmarshal(data); ok {\n\t\treturn doc, nil\n\t}\n\n",
   },
+  ...["Insert", "Update", "FindAndModify", "Delete"].map((command) => {
+    const start = `func (h *Handler) Msg${command}(connCtx context.Context, msg *wire.OpMsg) (*wire.OpMsg, error) {\n`;
+    return {
+      file: `internal/handler/msg_${command.toLowerCase()}.go`,
+      from: start,
+      to: `${start}\tdefer serializeWrite()()\n\n`,
+    };
+  }),
 ];
 /** Go files added to FerretDB's source, as `[file in src/db/ferretdb-patches, target dir]`. */
 const ADDED_FILES = [
   ["sqlite_id_in.go", "internal/backends/sqlite"],
   ["sjson_fast.go", "internal/handler/sjson"],
+  ["write_lock.go", "internal/handler"],
 ];
 /**
  * Names what the binary in .tools was built with; a different one is rebuilt. The digest

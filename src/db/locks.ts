@@ -28,8 +28,8 @@ export interface LockOptions {
 /**
  * "One at a time" across every instance, for a check followed by a write that must not
  * interleave with another (the last free office slot). The lock is a document whose primary
- * key makes the insert unique on both engines; FerretDB v1 has no transactions and does not
- * check an update's filter and write in one step, so neither would do.
+ * key makes the insert unique on both engines; FerretDB v1 has no transactions and, as
+ * released, does not check an update's filter and write in one step, so neither would do.
  */
 export class Locks {
   private readonly locks: Model<LockRecord>;

@@ -4,9 +4,11 @@ import { resetTokenIn } from "../support/mailbox";
 import { startTestApp, type TestApp } from "../support/test-app";
 
 /*
- * Single-use secrets under concurrent use. FerretDB v1 does not check a conditional update's
- * filter and write in one step, so these rely on claims (src/db/claims.ts); each test fires
- * the requests together and would see two successes without them.
+ * Single-use secrets under concurrent use. FerretDB v1 as released does not check a
+ * conditional update's filter and write in one step, so these rely on claims
+ * (src/db/claims.ts); each test fires the requests together and would see two successes
+ * without them. The session's revocation must also survive the winner's rotation, which the
+ * released FerretDB lost (see ferretdb-patches/write_lock.go).
  */
 let app: TestApp;
 beforeAll(async () => {
@@ -15,14 +17,19 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 describe("one refresh token presented twice at once", () => {
-  it("rotates once; the other request counts as reuse and ends the session", async () => {
+  it("rotates at most once; the others count as reuse and end the session", async () => {
     const user = await buildUser(app);
     const session = await login(app, user.email, user.password);
     const refresh = () =>
       app.http().get("/api/v1/auth/refresh-token").set("cookie", session.refreshCookie);
     const responses = await Promise.all([refresh(), refresh(), refresh()]);
     const statuses = responses.map((response) => response.status).sort();
-    expect(statuses).toEqual([200, 401, 401]);
+    // Usually [200, 401, 401]; when a loser's revocation lands before the winner's rotation,
+    // the winner finds the session ended too. Never two new tokens.
+    expect([
+      [200, 401, 401],
+      [401, 401, 401],
+    ]).toContainEqual(statuses);
     const { sid } = jwt.decode(session.token) as { sid: string };
     const stored = await app.services.models.sessions.findById(sid).lean();
     expect(stored?.revokedAt).toBeInstanceOf(Date);

@@ -2,7 +2,9 @@
  * The embedded engine finds records by primary key, one or a list of them, through its index.
  * FerretDB v1.24.2 as released scans the whole table instead (see PATCHES in
  * src/db/ferretdb-install.ts). It also reads stored documents with a reader of our own
- * (ferretdb-patches/sjson_fast.go), which must give back exactly what was written.
+ * (ferretdb-patches/sjson_fast.go), which must give back exactly what was written, and runs
+ * write commands one at a time (ferretdb-patches/write_lock.go), so that concurrent writes to
+ * one document all land, as on MongoDB.
  */
 import { randomBytes } from "node:crypto";
 import { Binary, BSON, BSONRegExp, Double, Int32, Long, ObjectId, Timestamp } from "mongodb";
@@ -132,4 +134,24 @@ test("stored documents read back exactly as written, every type and awkward text
     .find({ _id: { $in: written.map((doc) => doc._id) } }, options)
     .toArray();
   expect(listed.map(canonical).sort()).toEqual(written.map(canonical).sort());
+});
+
+test("concurrent writes to one document all land", async () => {
+  const collection = connection.db!.collection<{
+    _id: string;
+    count: number;
+    seen: number[];
+    [flag: string]: unknown;
+  }>("concurrent");
+  await collection.insertOne({ _id: "one", count: 0, seen: [] });
+  const writers = Array.from({ length: 10 }, (_, n) => [
+    collection.updateOne({ _id: "one" }, { $inc: { count: 1 } }),
+    collection.findOneAndUpdate({ _id: "one" }, { $push: { seen: n } }),
+    collection.updateOne({ _id: "one" }, { $set: { [`flag${n}`]: true } }),
+  ]);
+  await Promise.all(writers.flat());
+  const stored = await collection.findOne({ _id: "one" });
+  expect(stored?.count).toBe(10);
+  expect([...stored!.seen].sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  for (let n = 0; n < 10; n++) expect(stored?.[`flag${n}`]).toBe(true);
 });
