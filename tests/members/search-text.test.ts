@@ -76,6 +76,36 @@ describe("SearchText", () => {
     }
   });
 
+  it("agrees with the rule for terms cut from the entries' own texts, of every length", () => {
+    const entries = Array.from({ length: 2000 }, (_, index) =>
+      someEntry(index % 61 === 0 ? idClosingChunk() : undefined),
+    );
+    entries[5] = { ...entries[5], name: "peñaflor dasmariñas", email: "ñ.ü@example.org" };
+    const search = new SearchText<Entry>((entry) => [entry.name, entry.email], contains);
+    const terms = ["ñas", "peñ", "aflor d", "ñ.ü@", "ü@e"];
+    for (let index = 0; index < 300; index += 1) {
+      const entry = entries[random(entries.length)];
+      const text = random(2) === 0 ? entry.name : entry.email;
+      const from = random(text.length);
+      terms.push(text.slice(from, from + 1 + random(10)));
+    }
+    for (const term of terms) {
+      expect(viaSearchText(search, entries, 1, term)).toEqual(oneByOne(entries, term));
+    }
+  });
+
+  it("needs a term's characters in a row, not just its first and last three somewhere", () => {
+    const entries: Entry[] = [
+      { id: randomUUID(), name: "san ant", email: "ant@san.org" },
+      { id: randomUUID(), name: "ansan", email: "sant@x.org" },
+      { id: randomUUID(), name: "santos", email: "s@x.org" },
+    ];
+    const search = new SearchText<Entry>((entry) => [entry.name, entry.email], contains);
+    expect(viaSearchText(search, entries, 1, "sant")).toEqual([entries[1], entries[2]]);
+    expect(viaSearchText(search, entries, 1, "santo")).toEqual([entries[2]]);
+    expect(viaSearchText(search, entries, 1, "antsan")).toEqual([]);
+  });
+
   it("keeps what it built while the version stays the same", () => {
     const entries = [someEntry(), someEntry()];
     entries[0].name = "ana santos";
