@@ -33,9 +33,9 @@ const VERSIONS = ["v1.24.2", "v1.24.1", "v1.24.0", "v1.23.1", "v1.23.0"];
  * back to FerretDB's own reader, which decoded every value several times over: half of the
  * engine's CPU while it served member pages.
  *
- * The write commands run one at a time (ferretdb-patches/write_lock.go): FerretDB v1 reads a
- * document, changes it and writes it back whole with nothing held in between, so two writes
- * to one document at once lost one of them.
+ * The write commands of one collection run one at a time (ferretdb-patches/write_lock.go):
+ * FerretDB v1 reads a document, changes it and writes it back whole with nothing held in
+ * between, so two writes to one document at once lost one of them.
  */
 const PATCHES = [
   {
@@ -80,7 +80,7 @@ const PATCHES = [
     return {
       file: `internal/handler/msg_${command.toLowerCase()}.go`,
       from: start,
-      to: `${start}\tdefer serializeWrite()()\n\n`,
+      to: `${start}\tdefer serializeWrite(msg)()\n\n`,
     };
   }),
 ];

@@ -5,17 +5,54 @@
 // document at once therefore lose one of them: a session revoked while its refresh token
 // rotates came back live, and `$set: {a}` racing `$set: {b}` kept only one field in 294 of
 // 300 tries. MongoDB applies each document's update atomically, and the service is written
-// for that. So every write command (insert, update, findAndModify, delete) runs alone in
-// this process; SQLite allows one writer at a time anyway, and reads are not held up.
+// for that. So the write commands (insert, update, findAndModify, delete) of one collection
+// run one at a time in this process. Per collection, because an update whose filter SQLite
+// cannot use reads the whole collection first: a slow write to one collection must not hold
+// up the others. Reads are never held up.
 
 package handler
 
-import "sync"
+import (
+	"sync"
 
-var writes sync.Mutex
+	"github.com/FerretDB/wire"
 
-// serializeWrite waits for the write lock and returns its release.
-func serializeWrite() func() {
-	writes.Lock()
-	return writes.Unlock
+	"github.com/FerretDB/FerretDB/internal/bson"
+)
+
+var (
+	writeLocksMu sync.Mutex
+	writeLocks   = map[string]*sync.Mutex{}
+)
+
+// serializeWrite waits for the write lock of the command's collection and returns its release.
+func serializeWrite(msg *wire.OpMsg) func() {
+	lock := writeLockOf(namespaceOf(msg))
+	lock.Lock()
+	return lock.Unlock
+}
+
+// namespaceOf names the command's collection as "db.collection" ("" if the command is malformed,
+// which the handler then reports).
+func namespaceOf(msg *wire.OpMsg) string {
+	doc, err := bson.ToDocument(msg.RawSection0())
+	if err != nil {
+		return ""
+	}
+	collection, _ := doc.Get(doc.Command())
+	db, _ := doc.Get("$db")
+	collectionName, _ := collection.(string)
+	dbName, _ := db.(string)
+	return dbName + "." + collectionName
+}
+
+func writeLockOf(namespace string) *sync.Mutex {
+	writeLocksMu.Lock()
+	defer writeLocksMu.Unlock()
+	lock := writeLocks[namespace]
+	if lock == nil {
+		lock = new(sync.Mutex)
+		writeLocks[namespace] = lock
+	}
+	return lock
 }
