@@ -29,13 +29,13 @@ const VERSIONS = ["v1.24.2", "v1.24.1", "v1.24.0", "v1.23.1", "v1.23.0"];
  * finalizer that panics if it is never closed, about an eighth of the engine's CPU while it
  * served member pages.
  *
- * The last reads stored documents in one pass (ferretdb-patches/sjson_fast.go) before falling
+ * The next reads stored documents in one pass (ferretdb-patches/sjson_fast.go) before falling
  * back to FerretDB's own reader, which decoded every value several times over: half of the
  * engine's CPU while it served member pages.
  *
- * The write commands of one collection run one at a time (ferretdb-patches/write_lock.go):
- * FerretDB v1 reads a document, changes it and writes it back whole with nothing held in
- * between, so two writes to one document at once lost one of them.
+ * The last four make the write commands of one collection run one at a time
+ * (ferretdb-patches/write_lock.go): FerretDB v1 reads a document, changes it and writes it
+ * back whole with nothing held in between, so two writes to one document at once lost one.
  */
 const PATCHES = [
   {
