@@ -33,10 +33,24 @@ const VERSIONS = ["v1.24.2", "v1.24.1", "v1.24.0", "v1.23.1", "v1.23.0"];
  * back to FerretDB's own reader, which decoded every value several times over: half of the
  * engine's CPU while it served member pages.
  *
+ * The next hands back a found document as it is when the query has no projection: FerretDB
+ * applied the empty projection anyway, copying every document three times over (an eighth
+ * of the engine's CPU while it served member pages). A document whose first field is not
+ * `_id` still goes through the projection, which moves `_id` to the front.
+ *
+ * The next builds a reply without decoding it again in full to look for NaN values: FerretDB
+ * checks what it receives for them, and what it stored passed that check, but it also checked
+ * every reply it wrote, a seventh of its CPU while it served member pages. That code is in
+ * FerretDB's wire module, so the build uses a copy of it inside FerretDB's source tree.
+ *
  * The last four make the write commands of one collection run one at a time
  * (ferretdb-patches/write_lock.go): FerretDB v1 reads a document, changes it and writes it
  * back whole with nothing held in between, so two writes to one document at once lost one.
  */
+/** FerretDB's wire-protocol module, copied into its source tree to be patched there. */
+const WIRE_MODULE = "github.com/FerretDB/wire";
+const WIRE_COPY = "patched/wire";
+
 const PATCHES = [
   {
     file: "internal/backends/sqlite/metadata/metadata.go",
@@ -74,6 +88,21 @@ const PATCHES = [
     to:
       "func Unmarshal(data []byte) (*types.Document, error) {\n" +
       "\tif doc, ok := fastUnmarshal(data); ok {\n\t\treturn doc, nil\n\t}\n\n",
+  },
+  {
+    file: "internal/handler/common/projection_iterator.go",
+    from: "\t_, doc, err := iter.iter.Next()\n\tif err != nil {\n\t\treturn unused, nil, lazyerrors.Error(err)\n\t}\n",
+    to:
+      "\t_, doc, err := iter.iter.Next()\n\tif err != nil {\n\t\treturn unused, nil, lazyerrors.Error(err)\n\t}\n\n" +
+      '\tif iter.projection.Len() == 0 && doc.Command() == "_id" {\n\t\treturn unused, doc, nil\n\t}\n',
+  },
+  {
+    file: `${WIRE_COPY}/op_msg.go`,
+    from: "\tvar msg OpMsg\n\tif err = msg.SetSections(OpMsgSection{documents: []wirebson.RawDocument{raw}}); err != nil {\n",
+    to:
+      "\tsections := []OpMsgSection{{documents: []wirebson.RawDocument{raw}}}\n" +
+      "\tif err = checkSections(sections); err == nil {\n\t\treturn &OpMsg{sections: sections}, nil\n\t}\n\n" +
+      "\tvar msg OpMsg\n\tif err = msg.SetSections(OpMsgSection{documents: []wirebson.RawDocument{raw}}); err != nil {\n",
   },
   ...["Insert", "Update", "FindAndModify", "Delete"].map((command) => {
     const start = `func (h *Handler) Msg${command}(connCtx context.Context, msg *wire.OpMsg) (*wire.OpMsg, error) {\n`;
@@ -158,18 +187,14 @@ export async function installFerretdb(log: Log): Promise<string> {
 }
 
 async function buildVersion(go: string, version: string, env: NodeJS.ProcessEnv): Promise<void> {
-  const { stdout } = await run(go, ["mod", "download", "-json", `${MODULE}@${version}`], {
-    env,
-    maxBuffer: 1 << 20,
-  });
-  const moduleDir = (JSON.parse(stdout) as { Dir?: string }).Dir;
-  if (!moduleDir) throw new Error(`go mod download gave no directory for ${version}`);
+  const moduleDir = await downloadModule(go, `${MODULE}@${version}`, env);
 
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), "ferretdb-src-"));
   try {
     fs.cpSync(moduleDir, workDir, { recursive: true });
     makeWritable(workDir);
     fs.writeFileSync(path.join(workDir, "build", "version", "version.txt"), `${version}\n`);
+    await copyWireModule(go, workDir, env);
     applyPatches(workDir, version);
     const target = ferretdbToolPath();
     fs.mkdirSync(path.dirname(target), { recursive: true });
@@ -193,6 +218,20 @@ async function buildVersion(go: string, version: string, env: NodeJS.ProcessEnv)
   }
 }
 
+/** Copies the wire module FerretDB requires into its tree and points its go.mod at the copy. */
+async function copyWireModule(go: string, workDir: string, env: NodeJS.ProcessEnv): Promise<void> {
+  const goMod = path.join(workDir, "go.mod");
+  const required = new RegExp(`^\\s*${WIRE_MODULE.replace(/[./]/g, "\\$&")} (v\\S+)`, "m").exec(
+    fs.readFileSync(goMod, "utf8"),
+  );
+  if (!required) throw new Error(`FerretDB's go.mod does not require ${WIRE_MODULE}`);
+  const moduleDir = await downloadModule(go, `${WIRE_MODULE}@${required[1]}`, env);
+  const copy = path.join(workDir, WIRE_COPY);
+  fs.cpSync(moduleDir, copy, { recursive: true });
+  makeWritable(copy);
+  fs.appendFileSync(goMod, `\nreplace ${WIRE_MODULE} => ./${WIRE_COPY}\n`);
+}
+
 function applyPatches(workDir: string, version: string): void {
   for (const patch of PATCHES) {
     const file = path.join(workDir, patch.file);
@@ -205,6 +244,14 @@ function applyPatches(workDir: string, version: string): void {
   for (const [name, targetDir] of ADDED_FILES) {
     fs.copyFileSync(addedFilePath(name), path.join(workDir, targetDir, name));
   }
+}
+
+/** The module cache's folder of `module@version`, downloaded if need be. */
+async function downloadModule(go: string, spec: string, env: NodeJS.ProcessEnv): Promise<string> {
+  const { stdout } = await run(go, ["mod", "download", "-json", spec], { env, maxBuffer: 1 << 20 });
+  const moduleDir = (JSON.parse(stdout) as { Dir?: string }).Dir;
+  if (!moduleDir) throw new Error(`go mod download gave no directory for ${spec}`);
+  return moduleDir;
 }
 
 function makeWritable(dir: string): void {
