@@ -12,6 +12,10 @@ const MODULE = "github.com/FerretDB/FerretDB";
 /** v1.24.2 first (the design card's pin); older v1.2x tags only if it stops building. */
 const VERSIONS = ["v1.24.2", "v1.24.1", "v1.24.0", "v1.23.1", "v1.23.0"];
 
+/** FerretDB's wire-protocol module, copied into its source tree to be patched there. */
+const WIRE_MODULE = "github.com/FerretDB/wire";
+const WIRE_COPY = "patched/wire";
+
 /**
  * FerretDB v1's SQLite backend reads, updates and deletes a record by `_id` through the
  * expression `_ferretdb_sjson->'$._id'`, but builds the `_id` index on `_ferretdb_sjson->"_id"`.
@@ -47,10 +51,6 @@ const VERSIONS = ["v1.24.2", "v1.24.1", "v1.24.0", "v1.23.1", "v1.23.0"];
  * (ferretdb-patches/write_lock.go): FerretDB v1 reads a document, changes it and writes it
  * back whole with nothing held in between, so two writes to one document at once lost one.
  */
-/** FerretDB's wire-protocol module, copied into its source tree to be patched there. */
-const WIRE_MODULE = "github.com/FerretDB/wire";
-const WIRE_COPY = "patched/wire";
-
 const PATCHES = [
   {
     file: "internal/backends/sqlite/metadata/metadata.go",
@@ -98,11 +98,13 @@ const PATCHES = [
   },
   {
     file: `${WIRE_COPY}/op_msg.go`,
-    from: "\tvar msg OpMsg\n\tif err = msg.SetSections(OpMsgSection{documents: []wirebson.RawDocument{raw}}); err != nil {\n",
+    from:
+      "\tvar msg OpMsg\n\tif err = msg.SetSections(OpMsgSection{documents: []wirebson.RawDocument{raw}}); err != nil {\n" +
+      "\t\treturn nil, lazyerrors.Error(err)\n\t}\n\n\treturn &msg, nil\n",
     to:
       "\tsections := []OpMsgSection{{documents: []wirebson.RawDocument{raw}}}\n" +
-      "\tif err = checkSections(sections); err == nil {\n\t\treturn &OpMsg{sections: sections}, nil\n\t}\n\n" +
-      "\tvar msg OpMsg\n\tif err = msg.SetSections(OpMsgSection{documents: []wirebson.RawDocument{raw}}); err != nil {\n",
+      "\tif err = checkSections(sections); err != nil {\n\t\treturn nil, lazyerrors.Error(err)\n\t}\n\n" +
+      "\treturn &OpMsg{sections: sections}, nil\n",
   },
   ...["Insert", "Update", "FindAndModify", "Delete"].map((command) => {
     const start = `func (h *Handler) Msg${command}(connCtx context.Context, msg *wire.OpMsg) (*wire.OpMsg, error) {\n`;
