@@ -92,6 +92,9 @@ export function useRequestShell(
   log: Logger,
 ): void {
   app.disable("x-powered-by");
+  // Express would hash every body it sends for a weak ETag, mostly POST /graphql answers (up
+  // to 30 KB for a member page) that no client can revalidate; the REST paths have none.
+  app.set("etag", false);
   app.set("trust proxy", config.trustProxy);
   app.use(requestLogging(log));
   app.use(helmet());

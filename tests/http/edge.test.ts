@@ -173,6 +173,19 @@ describe("responses", () => {
     expect(generated.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
   });
 
+  it("carry no ETag: answers are per account and are never revalidated", async () => {
+    const graphql = await app
+      .http()
+      .post("/graphql")
+      .set("content-type", "application/json")
+      .send({ query: "{ __typename }" });
+    expect(graphql.status).toBe(200);
+    expect(graphql.headers.etag).toBeUndefined();
+    const openApi = await app.http().get("/api/v1/openapi.json");
+    expect(openApi.status).toBe(200);
+    expect(openApi.headers.etag).toBeUndefined();
+  });
+
   it("never carry a stack trace in production, even for unexpected failures", async () => {
     const prod = await startTestApp(PRODUCTION_ENV);
     try {
