@@ -28,15 +28,7 @@ export interface LoadResult {
 }
 
 export async function measure(spec: LoadSpec): Promise<LoadResult> {
-  const times: number[] = [];
-  const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    const instance = autocannon(options(spec), (error: unknown, done: autocannon.Result) => {
-      if (error) reject(error instanceof Error ? error : new Error("autocannon failed"));
-      else resolve(done);
-    });
-    instance.on("response", (_client, _status, _bytes, responseTime) => times.push(responseTime));
-  });
-  const failures = result.non2xx + result.errors + result.timeouts;
+  const { result, times } = await run(spec);
   return {
     requestsPerSecond: result.requests.average,
     p50: result.latency.p50,
@@ -45,9 +37,58 @@ export async function measure(spec: LoadSpec): Promise<LoadResult> {
     p99: result.latency.p99,
     max: result.latency.max,
     total: result.requests.total,
-    failures,
+    failures: failuresOf(result),
   };
 }
+
+/**
+ * Several loads measured in turns: each for `turnSeconds`, one after the other, `turns` times
+ * over. The machine's speed drifts over seconds to minutes, so measured back to back, 5 s
+ * each, the same pair's ratio came out anywhere between 0.65 and 1.38; taking turns, a drift
+ * falls on every load alike. Each result adds up its turns (rates over their total time,
+ * percentiles over every response's time).
+ */
+export async function measureInTurns(
+  specs: LoadSpec[],
+  turns: number,
+  turnSeconds = 1,
+): Promise<LoadResult[]> {
+  const sums = specs.map(() => ({ times: [] as number[], total: 0, failures: 0, seconds: 0 }));
+  for (let turn = 0; turn < turns; turn += 1) {
+    for (const [index, spec] of specs.entries()) {
+      const { result, times } = await run({ ...spec, durationSeconds: turnSeconds });
+      const sum = sums[index];
+      for (const time of times) sum.times.push(time);
+      sum.total += result.requests.total;
+      sum.failures += failuresOf(result);
+      sum.seconds += result.duration;
+    }
+  }
+  return sums.map((sum) => ({
+    requestsPerSecond: sum.total / Math.max(sum.seconds, 1e-9),
+    p50: percentile(sum.times, 50),
+    p95: percentile(sum.times, 95),
+    p97_5: percentile(sum.times, 97.5),
+    p99: percentile(sum.times, 99),
+    max: sum.times.reduce((max, time) => Math.max(max, time), 0),
+    total: sum.total,
+    failures: sum.failures,
+  }));
+}
+
+async function run(spec: LoadSpec): Promise<{ result: autocannon.Result; times: number[] }> {
+  const times: number[] = [];
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon(options(spec), (error: unknown, done: autocannon.Result) => {
+      if (error) reject(error instanceof Error ? error : new Error("autocannon failed"));
+      else resolve(done);
+    });
+    instance.on("response", (_client, _status, _bytes, responseTime) => times.push(responseTime));
+  });
+  return { result, times };
+}
+
+const failuresOf = (result: autocannon.Result) => result.non2xx + result.errors + result.timeouts;
 
 function options(spec: LoadSpec): autocannon.Options {
   return {

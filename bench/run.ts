@@ -25,11 +25,11 @@ import {
   createApplicants,
   ensureDataset,
 } from "./dataset";
-import { measure, type LoadResult } from "./load";
+import { measure, measureInTurns, type LoadResult } from "./load";
 import { residentMb, spawnServer, type Spawned } from "./processes";
 import { renderReport, type Measured, type ReportInput } from "./report";
 import { SAMPLE_APPLICATION } from "../scripts/demo/sample-application";
-import { HEAP_OPTIONS, READ_SCENARIOS, type Session } from "./scenarios";
+import { HEAP_OPTIONS, READ_SCENARIOS, type Scenario, type Session } from "./scenarios";
 
 export interface BenchOptions {
   members: number;
@@ -170,31 +170,49 @@ async function warmUp(session: Session, options: BenchOptions): Promise<void> {
 }
 
 async function readSuite(session: Session, options: BenchOptions): Promise<Measured[]> {
-  const results: Measured[] = [];
   const only = options.only;
   const scenarios = only
     ? READ_SCENARIOS.filter((scenario) => scenario.name.toLowerCase().includes(only))
     : READ_SCENARIOS;
-  for (const scenario of scenarios) {
-    const spec = {
+  const results: Measured[] = [];
+  for (const unit of ratioGroups(scenarios)) {
+    const specs = unit.map((scenario) => ({
       ...scenario.spec(session, options.connections),
       durationSeconds: options.durationSeconds,
-    };
+    }));
     // A short warm-up first: JIT, caches and pools, as a running service would have them.
-    await measure({ ...spec, durationSeconds: 1 });
-    const result = await measure(spec);
-    log(
-      `${scenario.via} ${scenario.name}: ${Math.round(result.requestsPerSecond)} req/s, p99 ${result.p99} ms`,
-    );
-    results.push({
-      name: scenario.name,
-      via: scenario.via,
-      group: scenario.group,
-      connections: spec.connections,
-      result,
+    for (const spec of specs) await measure({ ...spec, durationSeconds: 1 });
+    // The scenarios of a ratio take turns, a second each, so that they share the drift.
+    const measured =
+      unit.length > 1
+        ? await measureInTurns(specs, options.durationSeconds)
+        : [await measure(specs[0])];
+    unit.forEach((scenario, index) => {
+      const result = measured[index];
+      log(
+        `${scenario.via} ${scenario.name}: ${Math.round(result.requestsPerSecond)} req/s, p99 ${result.p99} ms`,
+      );
+      results.push({
+        name: scenario.name,
+        via: scenario.via,
+        group: scenario.group,
+        connections: specs[index].connections,
+        result,
+      });
     });
   }
   return results;
+}
+
+/** The scenarios in order, those of one ratio group (they are listed together) as one unit. */
+function ratioGroups(scenarios: Scenario[]): Scenario[][] {
+  const units: Scenario[][] = [];
+  for (const scenario of scenarios) {
+    const last = units[units.length - 1];
+    if (scenario.group && last?.[0].group === scenario.group) last.push(scenario);
+    else units.push([scenario]);
+  }
+  return units;
 }
 
 async function applications(

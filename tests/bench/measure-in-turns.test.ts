@@ -1,0 +1,50 @@
+/**
+ * bench/load.ts measures the scenarios of a ratio in turns, so that the machine's drift falls
+ * on all of them: checked against a real local server that records which load hit it when.
+ */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { measureInTurns } from "../../bench/load";
+
+let server: http.Server;
+let base: string;
+const hits: string[] = [];
+
+beforeAll(async () => {
+  server = http.createServer((req, res) => {
+    hits.push(req.url ?? "");
+    res.statusCode = req.url === "/missing" ? 404 : 200;
+    res.end("{}");
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+it("runs the loads in turns and adds up each one's turns", async () => {
+  hits.length = 0;
+  const [a, b] = await measureInTurns(
+    [
+      { url: `${base}/a`, connections: 2 },
+      { url: `${base}/missing`, connections: 2 },
+    ],
+    2,
+    1,
+  );
+  // Turns: a, then b, then a again, then b again.
+  const runs = hits.filter((url, index) => index === 0 || hits[index - 1] !== url);
+  expect(runs).toEqual(["/a", "/missing", "/a", "/missing"]);
+  // Every answer counts; a request still in flight when its turn ends (one per connection) does not.
+  const served = (url: string) => hits.filter((hit) => hit === url).length;
+  expect(a.total).toBeLessThanOrEqual(served("/a"));
+  expect(a.total).toBeGreaterThanOrEqual(served("/a") - 2 * 2);
+  expect(b.total).toBeLessThanOrEqual(served("/missing"));
+  expect(b.total).toBeGreaterThanOrEqual(served("/missing") - 2 * 2);
+  expect(a.failures).toBe(0);
+  expect(b.failures).toBe(b.total);
+  // Two seconds of load each: the rate is over the turns' own time, not the whole call's.
+  expect(a.requestsPerSecond).toBeGreaterThan(a.total / 2.5);
+  expect(a.requestsPerSecond).toBeLessThan(a.total / 1.8);
+  expect(a.p50).toBeLessThanOrEqual(a.p99);
+  expect(a.p99).toBeLessThanOrEqual(Math.ceil(a.max));
+}, 20_000);
