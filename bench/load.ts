@@ -43,9 +43,10 @@ export async function measure(spec: LoadSpec): Promise<LoadResult> {
 
 /**
  * Several loads measured in turns: each for `turnSeconds`, one after the other, `turns` times
- * over. The machine's speed drifts over seconds to minutes, so measured back to back, 5 s
- * each, the same pair's ratio came out anywhere between 0.65 and 1.38; taking turns, a drift
- * falls on every load alike. Each result adds up its turns (rates over their total time,
+ * over. The machine's speed drifts over seconds to minutes: measured back to back, 5 s each,
+ * one pair's ratio came out 0.65, 1.09 and 0.89 in the three runs of one benchmark; taking
+ * turns, a drift falls on every load alike. Turns are whole seconds: autocannon stops on its
+ * one-second tick. Each result adds up its turns (rates over their total time,
  * percentiles over every response's time).
  */
 export async function measureInTurns(
