@@ -175,7 +175,7 @@ async function readSuite(session: Session, options: BenchOptions): Promise<Measu
     ? READ_SCENARIOS.filter((scenario) => scenario.name.toLowerCase().includes(only))
     : READ_SCENARIOS;
   const results: Measured[] = [];
-  for (const unit of ratioGroups(scenarios)) {
+  for (const unit of measuringUnits(scenarios)) {
     const specs = unit.map((scenario) => ({
       ...scenario.spec(session, options.connections),
       durationSeconds: options.durationSeconds,
@@ -204,8 +204,8 @@ async function readSuite(session: Session, options: BenchOptions): Promise<Measu
   return results;
 }
 
-/** The scenarios in order, those of one ratio group (they are listed together) as one unit. */
-function ratioGroups(scenarios: Scenario[]): Scenario[][] {
+/** The scenarios in order, as the units measured together: a ratio group, or one scenario. */
+function measuringUnits(scenarios: Scenario[]): Scenario[][] {
   const units: Scenario[][] = [];
   for (const scenario of scenarios) {
     const last = units[units.length - 1];
