@@ -41,9 +41,14 @@ function someEntry(id: string = randomUUID()): Entry {
   return { id, name, email: `${name.replace(" ", ".")}@example.org` };
 }
 
-/** Ids ending in "00" close a chunk: force some, so chunks of several sizes occur. */
+/** Ids ending in "000" close a chunk: force some, so chunks of several sizes occur. */
 function idClosingChunk(): string {
-  return `${randomUUID().slice(0, -2)}00`;
+  return `${randomUUID().slice(0, -3)}000`;
+}
+
+/** The chunks a search holds (internal: how much a change rebuilds). */
+function chunksOf(search: SearchText<Entry>): { entries: Entry[] }[] {
+  return (search as unknown as { chunks: { entries: Entry[] }[] }).chunks;
 }
 
 const TERMS = ["san", "a", "tos rey", "cruz.", "@example", "zzz", "es\u0000", "\u0000", "g"];
@@ -73,6 +78,33 @@ describe("SearchText", () => {
       }
       if (change === 3) entries.push(someEntry());
       check();
+    }
+  });
+
+  it("cuts the same chunks as a fresh build after a change, and rebuilds only the changed one", () => {
+    const entries = Array.from({ length: 3000 }, (_, index) =>
+      someEntry(index % 83 === 0 ? idClosingChunk() : undefined),
+    );
+    const search = new SearchText<Entry>((entry) => [entry.name, entry.email], contains);
+    let version = 1;
+    viaSearchText(search, entries, version, "san");
+    for (let round = 0; round < 24; round += 1) {
+      const before = new Set(chunksOf(search));
+      const change = round % 4;
+      if (change === 0) entries.unshift(someEntry(round % 8 === 0 ? idClosingChunk() : undefined));
+      if (change === 1) entries.splice(random(entries.length), 1);
+      if (change === 2) entries.splice(random(entries.length), 0, someEntry(idClosingChunk()));
+      // At the end: the last chunk ended with the entries, not at a closing key.
+      if (change === 3) entries.push(someEntry());
+      version += 1;
+      viaSearchText(search, entries, version, "san");
+      const fresh = new SearchText<Entry>((entry) => [entry.name, entry.email], contains);
+      viaSearchText(fresh, entries, 1, "san");
+      const lengths = (of: SearchText<Entry>) => chunksOf(of).map((chunk) => chunk.entries.length);
+      expect(lengths(search)).toEqual(lengths(fresh));
+      const rebuilt = chunksOf(search).filter((chunk) => !before.has(chunk));
+      expect(rebuilt.length).toBeGreaterThanOrEqual(1);
+      expect(rebuilt.length).toBeLessThanOrEqual(2);
     }
   });
 
