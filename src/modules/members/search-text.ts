@@ -66,13 +66,16 @@ const SEPARATOR_CODE = SEPARATOR.charCodeAt(0);
 const MAX_CHUNK = 2048;
 /** An entry's index in its chunk, from a trigram key (a mask: keys pass 2^31, `%` is slow there). */
 const INDEX_MASK = MAX_CHUNK - 1;
-/** Trigram codes are hashed to this many bits; two trigrams sharing one only add candidates. */
-const TRIGRAM_BITS = 21;
+/**
+ * Trigram codes are hashed to this many bits, what a 32-bit key leaves beside an entry index;
+ * two trigrams sharing one only add candidates.
+ */
+const TRIGRAM_BITS = 32 - Math.log2(MAX_CHUNK);
 const BUCKET_BITS = 10;
-const ZERO = "0".charCodeAt(0);
-const EIGHT = "8".charCodeAt(0);
 /** A key's bucket is its top BUCKET_BITS bits (keys use 32). */
 const BUCKET_SHIFT = 32 - BUCKET_BITS;
+const ZERO = "0".charCodeAt(0);
+const EIGHT = "8".charCodeAt(0);
 
 export class SearchText<E extends Searchable> {
   private chunks: Chunk<E>[] = [];
