@@ -8,8 +8,8 @@
  * --smoke: a few hundred members, one-second loads, one run, no cluster comparison; for the
  * test suite, which checks that the harness works, not how fast anything is.
  * --only=<text>: just the read scenarios whose name contains <text> (case-insensitive), once,
- * and the search target if its name does (--only=search); printed and not written to
- * docs/performance.md; for trying a change quickly.
+ * and the search target if its name does (--only=search), or the login storm alone
+ * (--only=storm); printed and not written to docs/performance.md; for trying a change quickly.
  */
 import "reflect-metadata";
 import { execFileSync } from "node:child_process";
@@ -480,7 +480,7 @@ export async function runBench(options: BenchOptions): Promise<ReportInput> {
 
 /**
  * --only: the chosen read scenarios once, against the same service and data as a full run,
- * and the search target when the text names it too.
+ * and the search target when the text names it too; or only the login storm.
  */
 async function quickRun(options: BenchOptions): Promise<void> {
   await ensureDataset(options.dataDir, options.members, log);
@@ -491,6 +491,14 @@ async function quickRun(options: BenchOptions): Promise<void> {
     spawned.push(await startService(engine));
     spawned.push(await spawnServer("bench/floor-server.ts", serviceEnv(engine), "/ready"));
     const session = await openSession(spawned[0], spawned[1]);
+    if (options.only === "storm") {
+      const { alone, during, storm } = await loginStorm(session, session.memberEmail, options);
+      log(
+        `GET /offices p99 ${during.p99} ms during sign-ins (${Math.round(storm.requestsPerSecond)}/s, ` +
+          `${storm.failures} failed) vs ${alone.p99} ms alone: ${(during.p99 / alone.p99).toFixed(2)} x`,
+      );
+      return;
+    }
     await readSuite(session, options);
     if (SEARCH_TARGET_NAME.toLowerCase().includes(options.only!)) {
       await searchAt(session, options, searchTargetConnections(options));
