@@ -32,12 +32,12 @@ function shortLivedToken(seconds: number): string {
 
 describe("access tokens remembered as verified", () => {
   it("refuses a token once it expires, though it was accepted (and remembered) before", async () => {
-    const token = shortLivedToken(2);
+    const token = shortLivedToken(3);
     const before = await current(token);
     expect(before.status).toBe(200);
     expect(before.body.user.email).toBe(member.email);
 
-    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    await new Promise((resolve) => setTimeout(resolve, 3_100));
     const after = await current(token);
     expect(after.status).toBe(401);
     expect(after.body).toEqual({
