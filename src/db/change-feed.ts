@@ -1,5 +1,6 @@
 import { Schema, type Connection, type Model } from "mongoose";
 import { isDuplicateKeyError } from "./errors";
+import { oneOf } from "./operators";
 
 export type ChangeKind =
   /** A write to this record is about to happen. */
@@ -38,7 +39,8 @@ const SEQ_DIGITS = 12;
  * An append-only, gapless log of which records of one collection changed, shared by every
  * instance of the service. Entries are addressed by primary key only (`<feed>:<seq>`), the one
  * lookup FerretDB v1 answers from an index: appending is an insert that the key makes unique,
- * reading the next entry is a lookup of the next key. Entries hold ids, never personal data.
+ * reading the next entry is a lookup of the next key (of several feeds' next keys at once, see
+ * FeedFollower). Entries hold ids, never personal data.
  */
 export class ChangeFeed {
   private readonly changes: Model<ChangeRecord>;
@@ -47,7 +49,7 @@ export class ChangeFeed {
   private located: Promise<number> | null = null;
 
   constructor(
-    connection: Connection,
+    readonly connection: Connection,
     readonly feed: string,
   ) {
     this.changes =
@@ -72,11 +74,23 @@ export class ChangeFeed {
     return low;
   }
 
-  async read(seq: number): Promise<Change | null> {
-    const record = await this.changes.findById(this.keyOf(seq)).lean();
-    if (!record) return null;
-    this.noteTaken(seq);
-    return { seq, kind: record.kind, recordId: record.recordId };
+  /**
+   * The change at `seq` of each of these feeds (null where there is none yet), with one
+   * lookup of their keys: all feeds of a connection share one collection.
+   */
+  static async readEach(
+    wanted: readonly { feed: ChangeFeed; seq: number }[],
+  ): Promise<(Change | null)[]> {
+    if (wanted.length === 0) return [];
+    const keys = wanted.map(({ feed, seq }) => feed.keyOf(seq));
+    const records = await wanted[0].feed.changes.find({ _id: oneOf(keys) }).lean();
+    const byKey = new Map(records.map((record) => [record._id, record] as const));
+    return wanted.map(({ feed, seq }, index): Change | null => {
+      const record = byKey.get(keys[index]);
+      if (!record) return null;
+      feed.noteTaken(seq);
+      return { seq, kind: record.kind, recordId: record.recordId };
+    });
   }
 
   /** Appends at the first free sequence number and returns it. */
