@@ -1,0 +1,70 @@
+/** bench/report.ts: what the report says of the targets, from made-up measurements. */
+import { renderReport, type Measured, type ReportInput } from "../../bench/report";
+import type { LoadResult } from "../../bench/load";
+import { parseBenchArguments } from "../../bench/run";
+
+const load = (requestsPerSecond: number, p99 = 10, p95 = 10): LoadResult => ({
+  requestsPerSecond,
+  p50: 5,
+  p95,
+  p97_5: p99,
+  p99,
+  max: p99,
+  total: requestsPerSecond * 5,
+  failures: 0,
+});
+
+const read = (name: string, via: Measured["via"], group: string, rps: number): Measured => ({
+  name,
+  via,
+  group,
+  connections: 50,
+  result: load(rps),
+});
+
+/** Every target met except those `slow` names. */
+function input(slow: { ratios?: boolean; search?: boolean }): ReportInput {
+  const interfaces = slow.ratios ? 700 : 950;
+  const suite = ["offices list", "office by id"].flatMap((group) => [
+    read(`${group} REST`, "REST", group, interfaces),
+    read(`${group} GraphQL`, "GraphQL", group, interfaces),
+    read(`${group} floor`, "floor", group, 1000),
+  ]);
+  const search: Measured = {
+    name: "search",
+    via: "REST",
+    connections: 10,
+    result: load(200, 90, slow.search ? 130 : 60),
+  };
+  return {
+    options: parseBenchArguments([]),
+    date: new Date("2026-11-23T00:00:00Z"),
+    measured: [...suite, search],
+    storm: { alone: load(3000, 20), during: load(2500, 30), storm: load(3) },
+    searchTarget: search,
+    searchRuns: [search],
+    readRuns: [suite],
+    searchAlone: { ...search, connections: 1, result: load(80, 20, 10) },
+    rss: [250, 251, 250, 260],
+    cluster: [],
+    csvExport: { rows: 100_000, seconds: 20, baselineMb: 250, peakGrowthMb: 5 },
+  };
+}
+
+it("gives a missed target's reason once, below the table, however many rows miss for it", () => {
+  const report = renderReport(input({ ratios: true, search: true }));
+  expect(report.match(/\*\*not met\*\*, see "Ratios to the floor" below/g)).toHaveLength(4);
+  expect(report.match(/\*\*Ratios to the floor\.\*\* /g)).toHaveLength(1);
+  expect(report).toContain('**not met**, see "Member search" below');
+  expect(report.match(/\*\*Member search\.\*\* /g)).toHaveLength(1);
+  // The reasons come after the table of targets.
+  expect(report.indexOf("## Why the missed targets were missed")).toBeGreaterThan(
+    report.indexOf("| RSS after the full benchmark"),
+  );
+});
+
+it("gives no reasons when every target is met", () => {
+  const report = renderReport(input({}));
+  expect(report).not.toContain("not met");
+  expect(report).not.toContain("## Why the missed targets were missed");
+});
