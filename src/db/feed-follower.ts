@@ -130,7 +130,7 @@ class FeedReader {
       for (const [index, follower] of reading.entries()) {
         const change = changes[index];
         if (!change) continue;
-        // Not taken means its position moved meanwhile: read on from there all the same.
+        // `take` skips a change its follower's position has moved past; read on from there.
         await follower.take(change);
         readOn.push(follower);
       }
