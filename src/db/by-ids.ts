@@ -1,5 +1,5 @@
-import type { Model, ProjectionType } from "mongoose";
-import { oneOf } from "./operators";
+import type { Collection } from "mongodb";
+import type { Model } from "mongoose";
 
 /** Stays under the number of ids the FerretDB patch hands to SQLite as one IN list. */
 const IDS_PER_QUERY = 1000;
@@ -9,17 +9,25 @@ const IDS_PER_QUERY = 1000;
  * One `_id $in` query per thousand ids: MongoDB answers it from the _id index, and so does the
  * embedded FerretDB with the pushdown patch of ferretdb-install.ts (an unpatched FerretDB
  * scans the collection, but it scans for a single `_id` lookup as well).
+ *
+ * These are the reads of every page and change-feed catch-up, so they go to the model's
+ * collection (the driver) rather than through a lean mongoose query, which cost 100–200 µs
+ * more of the service's CPU per read (casting the filter, query middleware, cloning the
+ * result) and gave the same documents: every `_id` here is a string, so there is nothing to
+ * cast, and the filter is built here from strings alone, so there is nothing to sanitise.
  */
 export async function findByIds<T extends { _id: string }>(
   model: Model<T>,
   ids: readonly string[],
-  projection?: ProjectionType<T>,
+  projection?: Record<string, 1>,
 ): Promise<T[]> {
+  // mongoose types every model's collection as holding ObjectId keys; these hold strings.
+  const collection = model.collection as unknown as Collection<{ _id: string }>;
   const unique = [...new Set(ids)];
   const found = new Map<string, T>();
   for (let first = 0; first < unique.length; first += IDS_PER_QUERY) {
     const slice = unique.slice(first, first + IDS_PER_QUERY);
-    const records = await model.find({ _id: oneOf(slice) }, projection).lean<T[]>();
+    const records = await collection.find<T>({ _id: { $in: slice } }, { projection }).toArray();
     for (const record of records) found.set(record._id, record);
   }
   return ids.flatMap((id) => {

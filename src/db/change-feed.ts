@@ -1,6 +1,6 @@
 import { Schema, type Connection, type Model } from "mongoose";
 import { isDuplicateKeyError } from "./errors";
-import { oneOf } from "./operators";
+import { findByIds } from "./by-ids";
 
 export type ChangeKind =
   /** A write to this record is about to happen. */
@@ -83,7 +83,7 @@ export class ChangeFeed {
   ): Promise<(Change | null)[]> {
     if (wanted.length === 0) return [];
     const keys = wanted.map(({ feed, seq }) => feed.keyOf(seq));
-    const records = await wanted[0].feed.changes.find({ _id: oneOf(keys) }).lean();
+    const records = await findByIds(wanted[0].feed.changes, keys);
     const byKey = new Map(records.map((record) => [record._id, record] as const));
     return wanted.map(({ feed, seq }, index): Change | null => {
       const record = byKey.get(keys[index]);

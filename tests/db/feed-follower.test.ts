@@ -45,7 +45,7 @@ function follow(connection: Connection, name: string) {
 
 /** Counts the queries on the changes collection; they still run against the engine. */
 const countQueries = (connection: Connection) =>
-  jest.spyOn(connection.models.Change as Model<unknown>, "find");
+  jest.spyOn((connection.models.Change as Model<unknown>).collection, "find");
 
 test("one query reads the next change of every feed followed, until none has more", async () => {
   const connection = await connect();
