@@ -3,7 +3,9 @@
  * the same work as the service's route (the same request shell of src/http/app.ts: request
  * id and log, security headers, CORS, rate limit; the same authentication and the same
  * OfficeService query over the same mongoose models), answered with the same JSON, and
- * nothing else: no GraphQL parse, validation or execution, no Sofa.
+ * nothing else: no GraphQL parse, validation or execution, no Sofa. It also holds what the
+ * service process holds, its directories loaded and followed, so that its heap is as large and
+ * its change-feed reads cover the same feeds (the members feed among them).
  */
 import "reflect-metadata";
 import express from "express";
@@ -15,6 +17,7 @@ import { expressServerOptions } from "../src/http/node-server";
 import { createLogger } from "../src/logger";
 import { resolveJwtSecret } from "../src/modules/auth/jwt-secret";
 import { OfficeSortBy, SortOrder, type OfficeListArgs } from "../src/modules/offices/office.input";
+import { warmUpDirectories } from "../src/server";
 import { createServices } from "../src/services";
 
 async function main(): Promise<void> {
@@ -27,6 +30,7 @@ async function main(): Promise<void> {
     resolveJwtSecret(config.jwtSecret, config.dataDir),
     log,
   );
+  await warmUpDirectories(services, log);
   const app = express();
   useRequestShell(app, config, services, log);
   app.get("/ready", (_req, res) => {
