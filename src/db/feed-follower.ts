@@ -12,7 +12,8 @@ import { ChangeFeed, type Change } from "./change-feed";
  */
 export class FeedFollower {
   private seen = 0;
-  private following = false;
+  /** The connection's reader, once this follower has joined its reads. */
+  private reader: FeedReader | null = null;
 
   constructor(
     readonly feed: ChangeFeed,
@@ -41,12 +42,8 @@ export class FeedFollower {
    * to start (after a full load, or at the feed's head).
    */
   catchUp(): Promise<void> {
-    const reader = FeedReader.of(this.feed.connection);
-    if (!this.following) {
-      this.following = true;
-      reader.follow(this);
-    }
-    return reader.catchUp();
+    this.reader ??= FeedReader.of(this.feed.connection).follow(this);
+    return this.reader.catchUp();
   }
 
   /** Applies `change` if it is the next one (a reload may have moved the position past it). */
@@ -86,8 +83,9 @@ class FeedReader {
     return reader;
   }
 
-  follow(follower: FeedFollower): void {
+  follow(follower: FeedFollower): this {
     this.followers.push(follower);
+    return this;
   }
 
   /**
