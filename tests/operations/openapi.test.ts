@@ -1,3 +1,5 @@
+import { execFileSync } from "node:child_process";
+import path from "node:path";
 import { MEMBER_EXPORT_PATH } from "../../src/http/rest/member-export";
 import { REST_ROUTES } from "../../src/http/rest/rest-routes";
 import { CSV_HEADER } from "../../src/modules/members/member-csv";
@@ -251,6 +253,23 @@ describe("explorers served from local files", () => {
       expect([asset, response.status]).toEqual([asset, 200]);
     }
     expect((await app.http().get("/api/v1/docs")).status).toBe(301);
+  });
+
+  it("serves Swagger UI's bundle as a file without loading it into the process", () => {
+    // swagger-ui-dist's main module requires its 3.4 MB browser bundle (about 10 MB of heap).
+    const loaded = execFileSync(
+      process.execPath,
+      [
+        "-r",
+        "ts-node/register/transpile-only",
+        "-r",
+        "reflect-metadata",
+        "-e",
+        'require("./src/http/app"); console.log(Object.keys(require.cache).filter((file) => file.includes("swagger-ui-dist")).join("\\n"))',
+      ],
+      { cwd: path.join(__dirname, "..", ".."), encoding: "utf8" },
+    );
+    expect(loaded.trim()).toBe("");
   });
 
   it("serves GraphiQL to a browser on GET /graphql, and GraphQL to API clients", async () => {
