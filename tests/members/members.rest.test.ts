@@ -453,6 +453,30 @@ describe("GET /members and GET /members/pending", () => {
     expect([...times].sort().reverse()).toEqual(times);
   });
 
+  it("shows each record of a page with its own applicant's account", async () => {
+    const applicants = [];
+    for (const name of ["Rosa Villanueva", "Pedro Alcantara", "Lorna Dizon"]) {
+      const user = await buildUser(app, { name });
+      const response = await apply(user);
+      expect(response.status).toBe(201);
+      applicants.push({ user, id: response.body.data.id as string });
+    }
+    const response = await api().get(BASE).query({ limit: 100 }).set(bearer(admin));
+    expect(response.status).toBe(200);
+    const shown = new Map(
+      (response.body.data as { id: string; userId: string; user: unknown }[]).map((record) => [
+        record.id,
+        { userId: record.userId, user: record.user },
+      ]),
+    );
+    for (const { user, id } of applicants) {
+      expect(shown.get(id)).toEqual({
+        userId: user.id,
+        user: { name: user.name, email: user.email, role: "MEMBER" },
+      });
+    }
+  });
+
   it("pages by page and limit, the limit defaulting to 10", async () => {
     const response = await api().get(BASE).query({ page: 2, limit: 1 }).set(bearer(admin));
     expect(response.status).toBe(200);

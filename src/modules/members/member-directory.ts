@@ -109,21 +109,28 @@ export class MemberDirectory {
     return this.directory.load();
   }
 
-  /** One page of the ids a query selects, newest first, and how many it selects in all. */
+  /**
+   * One page of the ids a query selects, newest first, the accounts they belong to (in the
+   * same order), and how many records the query selects in all.
+   */
   async select(
     query: MemberQuery,
     page: number,
     limit: number,
-  ): Promise<{ ids: string[]; total: number }> {
+  ): Promise<{ ids: string[]; userIds: string[]; total: number }> {
     const accepted = acceptedTags(query);
     const userId = query.userId;
     const first = (page - 1) * limit;
     const ids: string[] = [];
+    const userIds: string[] = [];
     let total = 0;
     // The entry object itself is read only for a userId filter and for the page's ids.
     const visit = (entry: MemberEntry, tag: number) => {
       if (!accepted[tag] || (userId && entry.userId !== userId)) return;
-      if (total >= first && ids.length < limit) ids.push(entry.id);
+      if (total >= first && ids.length < limit) {
+        ids.push(entry.id);
+        userIds.push(entry.userId);
+      }
       total += 1;
     };
     const entries = await this.directory.entries();
@@ -131,7 +138,7 @@ export class MemberDirectory {
     const term = query.search?.trim().toLowerCase();
     if (term) this.searchText.forEachContaining(entries, version, term, visit);
     else this.searchText.forEach(entries, version, visit);
-    return { ids, total };
+    return { ids, userIds, total };
   }
 
   async idsOfUser(userId: string): Promise<string[]> {

@@ -18,7 +18,7 @@ import type { Mailer } from "../../mail/mailer";
 import { applicationDecisionMail } from "../../mail/templates";
 import type { BranchDirectory } from "../branch-services/branch-directory";
 import type { BranchServiceModel } from "../branch-services/branch-service.model";
-import type { UserModel } from "../users/user.model";
+import type { UserModel, UserRecord } from "../users/user.model";
 import { MemberStatus } from "./member.enums";
 import type { ApplyArgs, MemberListArgs, UpdateMemberStatusArgs } from "./member.input";
 import type { MemberDirectory, MemberQuery } from "./member-directory";
@@ -265,9 +265,15 @@ export class MemberService {
     query: MemberQuery,
     args: Pick<PageArgs, "page" | "limit">,
   ): Promise<Omit<Page<Member>, "code" | "message">> {
-    const { ids, total } = await this.directory.select(query, args.page, args.limit);
+    const { ids, userIds, total } = await this.directory.select(query, args.page, args.limit);
+    // A record's account never changes, so the accounts are read alongside the records rather
+    // than after them: one round trip to the engine less for every page.
+    const [records, applicants] = await Promise.all([
+      findByIds(this.members, ids),
+      this.readApplicants(userIds),
+    ]);
     return {
-      data: await this.present(await findByIds(this.members, ids)),
+      data: await this.present(records, applicants),
       pagination: Pagination.of(args.page, args.limit, total),
     };
   }
@@ -317,15 +323,26 @@ export class MemberService {
     });
   }
 
-  /** Records with their applicant's {name, email, role} and their branches' titles. */
-  private async present(records: MemberRecord[]): Promise<Member[]> {
-    const userIds = [...new Set(records.map((record) => record.userId))];
+  /** The accounts' {name, email, role}: what a record shows of its applicant. */
+  private readApplicants(userIds: readonly string[]): Promise<UserRecord[]> {
+    return findByIds(this.users, userIds, { name: 1, email: 1, role: 1 });
+  }
+
+  /**
+   * Records with their applicant's {name, email, role} and their branches' titles. Accounts
+   * already read (`applicants`) are not read again.
+   */
+  private async present(records: MemberRecord[], applicants: UserRecord[] = []): Promise<Member[]> {
+    const userById = new Map(applicants.map((user) => [user._id, user] as const));
+    const missing = [...new Set(records.map((record) => record.userId))].filter(
+      (userId) => !userById.has(userId),
+    );
     const branchIds = [...new Set(records.flatMap((record) => record.preferredBranchIds))];
     const [users, branches] = await Promise.all([
-      findByIds(this.users, userIds, { name: 1, email: 1, role: 1 }),
+      missing.length > 0 ? this.readApplicants(missing) : [],
       Promise.all(branchIds.map((id) => this.branchDirectory.get(id))),
     ]);
-    const userById = new Map(users.map((user) => [user._id, user] as const));
+    for (const user of users) userById.set(user._id, user);
     const titles = new Map(
       branches.flatMap((branch) => (branch ? [[branch._id, branch.title] as const] : [])),
     );
