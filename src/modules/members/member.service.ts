@@ -339,7 +339,7 @@ export class MemberService {
     );
     const branchIds = [...new Set(records.flatMap((record) => record.preferredBranchIds))];
     const [users, branches] = await Promise.all([
-      missing.length > 0 ? this.readApplicants(missing) : [],
+      this.readApplicants(missing),
       Promise.all(branchIds.map((id) => this.branchDirectory.get(id))),
     ]);
     for (const user of users) userById.set(user._id, user);
