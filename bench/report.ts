@@ -75,11 +75,11 @@ const WHY = {
   },
   offices: (floor: number | undefined) => ({
     title: "GET /offices p99 at 100 connections",
-    why: `A hundred connections need more than 4 000 answers/s for a 25 ms p99; the service process is CPU-bound well before that on these two cores, which it shares with the engine and the load generator${floor ? ` (even the hand-written floor serves ${Math.round(floor).toLocaleString("en")} req/s)` : ""}`,
+    why: `A hundred connections need more than 4 000 answers/s for a 25 ms p99; the service process is CPU-bound well before that on these two cores, which it shares with the engine and the load generator${floor ? ` (the hand-written floor, which does the least, served ${Math.round(floor).toLocaleString("en")} req/s at 50 connections in this run)` : ""}`,
   }),
   search: {
     title: "Member search",
-    why: "A search page costs about 3–7 ms of the service's CPU and 2–3 ms of the engine's, depending on the machine's speed (the service's share went from 3.2 to 7 ms per page within one hour on 2026-11-23): finding the matches through the directory's trigram index and confirming each in its text takes about 0.3 ms alone and about 1 ms under load for a four-letter surname prefix with some 2 750 matching records, which the total counts; then 10 records and 10 accounts are read with two `_id $in` queries and presented. So ten at once run the two shared cores (with the load generator) near their limit at 150–300 searches a second. With ten pages in flight, each young-generation collection copies their records (about 5 ms, every 10 or so requests), which lengthens the tail; one search at a time is well inside the target",
+    why: "A search page costs about 3–7 ms of the service's CPU and 2–3 ms of the engine's, depending on the machine's speed (the service's share went from 3.2 to 7 ms per page within one hour on 2026-11-23): finding the matches through the directory's trigram index and confirming each in its text takes about 0.3 ms alone and about 1 ms under load for a four-letter surname prefix with some 2 750 matching records, which the total counts; then 10 records and 10 accounts are read with two `_id $in` queries at once and presented. So ten at once run the two shared cores (with the load generator) near their limit at 150–300 searches a second. With ten pages in flight, each young-generation collection copies their records (about 5 ms, every 10 or so requests), which lengthens the tail; one search at a time is well inside the target",
   },
   rss: {
     title: "Memory",
