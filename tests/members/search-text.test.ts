@@ -138,6 +138,50 @@ describe("SearchText", () => {
     expect(viaSearchText(search, entries, 1, "antsan")).toEqual([]);
   });
 
+  it("finds a term whose first and last three letters first occur apart, and only then", () => {
+    const entry = (name: string, email = "x@y.org"): Entry => ({ id: randomUUID(), name, email });
+    const entries = [
+      entry("amit smith"), // "mit" first occurs before "smi": found in the text
+      entry("smi mit"), // both trigrams, never in a row
+      entry("smit", "smit@x.org"), // in a row, twice
+      entry("mitsmi smit"), // in a row only at the second occurrence of each
+    ];
+    const search = new SearchText<Entry>((one) => [one.name, one.email], contains);
+    expect(viaSearchText(search, entries, 1, "smit")).toEqual([entries[0], entries[2], entries[3]]);
+    expect(viaSearchText(search, entries, 1, "smith")).toEqual([entries[0]]);
+    expect(viaSearchText(search, entries, 1, "mit")).toEqual(entries);
+  });
+
+  it("does not take a far-off occurrence for one right after the term's start", () => {
+    const filler = (length: number) => "q".repeat(length);
+    // "abc" first at 252; "def" first at 300, which the index records only as "255 or more".
+    const far: Entry = { id: randomUUID(), name: `${filler(252)}abc${filler(45)}def`, email: "" };
+    const near: Entry = { id: randomUUID(), name: `${filler(260)}abcdef`, email: "" };
+    const search = new SearchText<Entry>((one) => [one.name, one.email], contains);
+    expect(viaSearchText(search, [far, near], 1, "abcdef")).toEqual([near]);
+    expect(viaSearchText(search, [far, near], 1, "cdef")).toEqual([near]);
+  });
+
+  it("agrees with the rule for characters outside the usual alphabets", () => {
+    // Greek, Cyrillic and CJK letters share trigram codes; terms holding them are confirmed.
+    const alphabet = ["πα", "πο", "λο", "ид", "ов", "王", "李", "ab", "ba", "ñ", " ", ".", "@"];
+    const word = () =>
+      Array.from({ length: 2 + random(6) }, () => alphabet[random(alphabet.length)]).join("");
+    const entries: Entry[] = Array.from({ length: 1500 }, (_, index) => ({
+      id: index % 71 === 0 ? idClosingChunk() : randomUUID(),
+      name: `${word()} ${word()}`,
+      email: `${word()}@${word()}`,
+    }));
+    const search = new SearchText<Entry>((one) => [one.name, one.email], contains);
+    for (let round = 0; round < 300; round += 1) {
+      const one = entries[random(entries.length)];
+      const text = random(2) === 0 ? one.name : one.email;
+      const from = random(text.length);
+      const term = text.slice(from, from + 3 + random(6));
+      expect(viaSearchText(search, entries, 1, term)).toEqual(oneByOne(entries, term));
+    }
+  });
+
   it("keeps what it built while the version stays the same", () => {
     const entries = [someEntry(), someEntry()];
     entries[0].name = "ana santos";

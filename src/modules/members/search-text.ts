@@ -28,6 +28,15 @@
  * holding both the term's first and its last trigram are looked at in the text. The scan read
  * all 6.5 MB of text of 100 000 member records for every search (about 2.3 ms); the index
  * finds the same entries in about 0.33 ms, for about 21 MB of typed arrays.
+ *
+ * Confirming each candidate in the text (a call into `indexOf` and a cache miss on the text)
+ * was then two thirds of a search. So the index also keeps, beside each key, where the
+ * trigram first occurs in the entry's text, and trigrams of the usual characters (see
+ * SYMBOLS) get codes of their own rather than shared hashes. For a term of three to six such
+ * characters, its first and last trigrams together spell all of it: an entry whose first
+ * occurrences of the two lie exactly the term's length apart holds the term there, and needs
+ * no look at its text. Only the other candidates (the two trigrams first found elsewhere, as
+ * in "amit smith" for "smit") are confirmed in the text as before.
  */
 
 /** What SearchText needs of an entry besides its texts: a stable, random-looking key. */
@@ -53,6 +62,11 @@ interface TrigramIndex {
    */
   keys: Uint32Array;
   /**
+   * Beside each key, where its trigram first occurs in the entry's text, or UNKNOWN_AT when
+   * that is UNKNOWN_AT or further in.
+   */
+  firstAt: Uint8Array;
+  /**
    * Where the keys of each value of their top BUCKET_BITS bits start (and, last, the end): a
    * lookup bisects one bucket, a few cache lines, rather than all the chunk's keys (about
    * 13 000, up to 55 000), which was a cache miss per step.
@@ -67,10 +81,35 @@ const MAX_CHUNK = 2048;
 /** An entry's index in its chunk, from a trigram key (a mask: keys pass 2^31, `%` is slow there). */
 const INDEX_MASK = MAX_CHUNK - 1;
 /**
- * Trigram codes are hashed to this many bits, what a 32-bit key leaves beside an entry index;
- * two trigrams sharing one only add candidates.
+ * Trigram codes have this many bits, what a 32-bit key leaves beside an entry index: 7 bits
+ * for each character's symbol.
  */
 const TRIGRAM_BITS = 32 - Math.log2(MAX_CHUNK);
+const SYMBOL_BITS = TRIGRAM_BITS / 3;
+const TRIGRAM_MASK = (1 << TRIGRAM_BITS) - 1;
+/** A first occurrence this far into an entry's text, or further, is not recorded. */
+const UNKNOWN_AT = 255;
+/** The longest term whose first and last trigram cover all of it. */
+const LONGEST_SPELLED = 6;
+
+/**
+ * The characters that get a symbol of their own in trigram codes: lower-case printable ASCII
+ * and the lower-case letters of Latin-1 and of the Latin alphabets nearby, what names, emails
+ * and phone numbers here are made of. Any other character is symbol 0, so trigrams holding
+ * one may share a code; a term holding one is always confirmed in the text.
+ */
+const SYMBOLS = new Uint8Array(0x180);
+[
+  " !\"#$%&'()*+,-./0123456789:;<=>?@[\\]^_`abcdefghijklmnopqrstuvwxyz{|}~",
+  "ßàáâãäåæçèéêëìíîïðñòóôõöøùúûüýþÿ",
+  "ąćęłńśźżčďěňřšťůžőűğış",
+]
+  .join("")
+  .split("")
+  .forEach((character, index) => (SYMBOLS[character.charCodeAt(0)] = index + 1));
+if (SYMBOLS.reduce((most, symbol) => Math.max(most, symbol)) >= 1 << SYMBOL_BITS) {
+  throw new Error("search-text: more symbols than a trigram code has room for");
+}
 const BUCKET_BITS = 10;
 /** A key's bucket is its top BUCKET_BITS bits (keys use 32). */
 const BUCKET_SHIFT = 32 - BUCKET_BITS;
@@ -109,7 +148,8 @@ export class SearchText<E extends Searchable> {
     if (!confirm && term.length >= 3) {
       const first = trigramCode(term, 0);
       const last = trigramCode(term, term.length - 3);
-      for (const chunk of chunks) searchIndexed(chunk, term, first, last, visit);
+      const shift = spelledShift(term);
+      for (const chunk of chunks) searchIndexed(chunk, term, first, last, shift, visit);
       return;
     }
     for (const chunk of chunks) this.searchChunk(chunk, term, confirm, visit);
@@ -191,34 +231,74 @@ export class SearchText<E extends Searchable> {
 }
 
 function trigramIndex(parts: readonly string[]): TrigramIndex {
-  const keys = trigramKeys(parts);
+  const { keys, firstAt } = trigramKeys(parts);
   const buckets = new Uint32Array((1 << BUCKET_BITS) + 1);
   let at = 0;
   for (let bucket = 0; bucket < buckets.length; bucket += 1) {
     while (at < keys.length && keys[at] >>> BUCKET_SHIFT < bucket) at += 1;
     buckets[bucket] = at;
   }
-  return { keys, buckets };
+  return { keys, firstAt, buckets };
 }
 
-/** The keys of each entry's trigrams (none that holds the separator), once per entry. */
-function trigramKeys(parts: readonly string[]): Uint32Array {
+/**
+ * The keys of each entry's trigrams (none that holds the separator), once per entry, with
+ * where each first occurs. They are made entry by entry, each entry's in the order of its
+ * text, so a stable sort by trigram code alone puts them in key order with the first
+ * occurrence first among an entry's equal keys.
+ */
+function trigramKeys(parts: readonly string[]): { keys: Uint32Array; firstAt: Uint8Array } {
   let capacity = 0;
   for (const part of parts) capacity += Math.max(0, part.length - 2);
-  const all = new Uint32Array(capacity);
+  const made = { keys: new Uint32Array(capacity), firstAt: new Uint8Array(capacity) };
   let count = 0;
   parts.forEach((part, index) => {
     for (let at = 0; at + 3 <= part.length; at += 1) {
-      if (!holdsSeparator(part, at)) all[count++] = trigramCode(part, at) * MAX_CHUNK + index;
+      if (holdsSeparator(part, at)) continue;
+      made.keys[count] = trigramCode(part, at) * MAX_CHUNK + index;
+      made.firstAt[count++] = Math.min(at, UNKNOWN_AT);
     }
   });
-  const sorted = all.subarray(0, count).sort();
-  // The same trigram twice in one entry sorts next to itself: keep one.
+  const { keys, firstAt } = sortByCode(made.keys.subarray(0, count), made.firstAt);
   let unique = 0;
-  for (let at = 0; at < sorted.length; at += 1) {
-    if (unique === 0 || sorted[at] !== sorted[unique - 1]) sorted[unique++] = sorted[at];
+  for (let at = 0; at < keys.length; at += 1) {
+    // The same trigram again in one entry sorts right after its first occurrence: skip it.
+    if (unique > 0 && keys[at] === keys[unique - 1]) continue;
+    keys[unique] = keys[at];
+    firstAt[unique++] = firstAt[at];
   }
-  return sorted.slice(0, unique);
+  return { keys: keys.slice(0, unique), firstAt: firstAt.slice(0, unique) };
+}
+
+/**
+ * `keys` (with their `firstAt`) stably sorted by their trigram code: a radix sort of the
+ * code's two halves, faster here than sorting the keys with positions packed into doubles.
+ */
+function sortByCode(
+  keys: Uint32Array,
+  firstAt: Uint8Array,
+): { keys: Uint32Array; firstAt: Uint8Array } {
+  type Keyed = { keys: Uint32Array; firstAt: Uint8Array };
+  let from: Keyed = { keys, firstAt };
+  let to: Keyed = { keys: new Uint32Array(keys.length), firstAt: new Uint8Array(keys.length) };
+  const indexBits = Math.log2(MAX_CHUNK);
+  const lowBits = Math.ceil(TRIGRAM_BITS / 2);
+  for (const [shift, bits] of [
+    [indexBits, lowBits],
+    [indexBits + lowBits, TRIGRAM_BITS - lowBits],
+  ]) {
+    const mask = (1 << bits) - 1;
+    const next = new Uint32Array(mask + 2);
+    for (const key of from.keys) next[((key >>> shift) & mask) + 1] += 1;
+    for (let digit = 1; digit < next.length; digit += 1) next[digit] += next[digit - 1];
+    from.keys.forEach((key, at) => {
+      const place = next[(key >>> shift) & mask]++;
+      to.keys[place] = key;
+      to.firstAt[place] = from.firstAt[at];
+    });
+    [from, to] = [to, from];
+  }
+  return from;
 }
 
 function holdsSeparator(text: string, at: number): boolean {
@@ -229,31 +309,55 @@ function holdsSeparator(text: string, at: number): boolean {
   );
 }
 
-/** The three characters of `text` at `at`, hashed to TRIGRAM_BITS bits. */
+/**
+ * The three characters of `text` at `at` as TRIGRAM_BITS bits: their symbols side by side,
+ * mixed so that codes spread evenly over the buckets. Both steps can be undone, so trigrams
+ * of symbols other than 0 never share a code.
+ */
 function trigramCode(text: string, at: number): number {
-  let hash =
-    Math.imul(text.charCodeAt(at), 0x9e3779b1) ^
-    Math.imul(text.charCodeAt(at + 1), 0x85ebca6b) ^
-    Math.imul(text.charCodeAt(at + 2), 0xc2b2ae35);
-  hash ^= hash >>> 15;
-  return (hash >>> 0) & ((1 << TRIGRAM_BITS) - 1);
+  const spelled =
+    (symbolOf(text.charCodeAt(at)) << (2 * SYMBOL_BITS)) |
+    (symbolOf(text.charCodeAt(at + 1)) << SYMBOL_BITS) |
+    symbolOf(text.charCodeAt(at + 2));
+  // Multiplying by an odd number (modulo 2^TRIGRAM_BITS) can be undone, and so can xor-ing a
+  // number with itself shifted right.
+  const mixed = Math.imul(spelled, 0x9e3779b1) & TRIGRAM_MASK;
+  return mixed ^ (mixed >>> 11);
+}
+
+function symbolOf(code: number): number {
+  return code < SYMBOLS.length ? SYMBOLS[code] : 0;
+}
+
+/**
+ * How far the last trigram of `term` lies after its first when the two trigrams spell all of
+ * it, each character with a symbol of its own; -1 when they do not, or may not.
+ */
+function spelledShift(term: string): number {
+  if (term.length > LONGEST_SPELLED) return -1;
+  for (let at = 0; at < term.length; at += 1) {
+    if (symbolOf(term.charCodeAt(at)) === 0) return -1;
+  }
+  return term.length - 3;
 }
 
 /**
  * Visits the chunk's entries whose text holds `term`: the entries in both the first and the
- * last trigram's run are candidates, confirmed in the text. The runs come in entry order, so
- * the confirming `indexOf` only moves forward, and one occurrence found past a candidate
- * settles every candidate before it.
+ * last trigram's run are candidates. One whose first occurrences of the two lie `shift` apart
+ * holds the term (when `shift` is not -1); any other is confirmed in the text. The runs come
+ * in entry order, so the confirming `indexOf` only moves forward, and one occurrence found
+ * past a candidate settles every candidate before it.
  */
 function searchIndexed<E>(
   chunk: Chunk<E>,
   term: string,
   first: number,
   last: number,
+  shift: number,
   visit: (entry: E, tag: number) => void,
 ): void {
   const { trigrams, starts, text, entries, tags } = chunk;
-  const keys = trigrams.keys;
+  const { keys, firstAt } = trigrams;
   let a = firstAtLeast(trigrams, first * MAX_CHUNK);
   const aEnd = firstAtLeast(trigrams, (first + 1) * MAX_CHUNK);
   if (a === aEnd) return;
@@ -268,8 +372,15 @@ function searchIndexed<E>(
       else b += 1;
       continue;
     }
+    // UNKNOWN_AT stands for any position from there on, so it proves nothing on either side.
+    const spelledHere =
+      shift !== -1 && firstAt[a] + shift < UNKNOWN_AT && firstAt[b] === firstAt[a] + shift;
     a += 1;
     b += 1;
+    if (spelledHere) {
+      visit(entries[fromA], tags[fromA]);
+      continue;
+    }
     const start = starts[fromA];
     if (found < start) found = text.indexOf(term, start);
     if (found === -1) return;
