@@ -1,41 +1,28 @@
 /**
- * The floor under Sofa and GraphQL execution: GET /offices written by hand in express, doing
- * the same work as the service's route (the same request shell of src/http/app.ts: request
- * id and log, security headers, CORS, rate limit; the same authentication and the same
- * OfficeService query over the same mongoose models), answered with the same JSON, and
- * nothing else: no GraphQL parse, validation or execution, no Sofa. It also holds what the
- * service process holds, its directories loaded and followed, so that its heap is as large and
- * its change-feed reads cover the same feeds (the members feed among them).
+ * The floor under Sofa and GraphQL execution: GET /offices and GET /offices/{id} written by
+ * hand in express, doing the same work as the service's routes (the same request shell of
+ * src/http/app.ts: request id and log, security headers, CORS, rate limit; the same
+ * authentication and the same OfficeService calls), answered with the same JSON, and nothing
+ * else: no GraphQL parse, validation or execution, no Sofa. It runs inside the service's
+ * process over the service's own services (bench/service-with-floor.ts), so both share one
+ * heap, one set of directories and change-feed reads, and one process's luck with the machine.
  */
-import "reflect-metadata";
 import express from "express";
 import http from "node:http";
-import { loadConfig } from "../src/config";
-import { connectDatabase } from "../src/db/connection";
+import type { Config } from "../src/config";
 import { useRequestShell } from "../src/http/app";
 import { expressServerOptions } from "../src/http/node-server";
-import { createLogger } from "../src/logger";
-import { resolveJwtSecret } from "../src/modules/auth/jwt-secret";
+import type { Logger } from "../src/logger";
 import { OfficeSortBy, SortOrder, type OfficeListArgs } from "../src/modules/offices/office.input";
-import { warmUpDirectories } from "../src/server";
-import { createServices } from "../src/services";
+import type { Services } from "../src/services";
 
-async function main(): Promise<void> {
-  const config = loadConfig();
-  const log = createLogger(config);
-  const connection = await connectDatabase({ uri: config.mongodbUri!, dbName: config.dbName });
-  const services = createServices(
-    connection,
-    config,
-    resolveJwtSecret(config.jwtSecret, config.dataDir),
-    log,
-  );
-  await warmUpDirectories(services, log);
+/**
+ * The floor's express app over a process's services: its routes answer the same data as the
+ * service's GET /offices and GET /offices/{id}.
+ */
+export function createFloorApp(services: Services, config: Config, log: Logger): express.Express {
   const app = express();
   useRequestShell(app, config, services, log);
-  app.get("/ready", (_req, res) => {
-    res.json({ ok: true });
-  });
   const signedIn = async (req: express.Request, res: express.Response): Promise<boolean> => {
     const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1];
     try {
@@ -66,11 +53,10 @@ async function main(): Promise<void> {
       data: await services.offices.get(req.params.id),
     });
   });
-  // The same node server as the service's (src/server.ts), so the floor pays what it pays.
-  http.createServer(expressServerOptions(app), app).listen(config.port, config.host);
+  return app;
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+/** The floor on its own port, on the same node server as the service's (src/server.ts). */
+export function listenFloor(app: express.Express, port: number, host: string): http.Server {
+  return http.createServer(expressServerOptions(app), app).listen(port, host);
+}

@@ -26,7 +26,7 @@ import {
   ensureDataset,
 } from "./dataset";
 import { measure, measureInTurns, type LoadResult } from "./load";
-import { residentMb, spawnServer, type Spawned } from "./processes";
+import { freePort, residentMb, spawnServer, type Spawned } from "./processes";
 import { renderReport, type Measured, type ReportInput } from "./report";
 import { SAMPLE_APPLICATION } from "../scripts/demo/sample-application";
 import { HEAP_OPTIONS, READ_SCENARIOS, type Scenario, type Session } from "./scenarios";
@@ -130,7 +130,7 @@ const signIn = async (baseUrl: string, email: string, password: string) =>
     .accessToken;
 
 /** Tokens and ids the scenarios use, read through the API like any client would. */
-async function openSession(service: Spawned, floor: Spawned): Promise<Session> {
+async function openSession(service: ServiceWithFloor): Promise<Session> {
   const adminToken = await signIn(service.url, "reviewer@demo.example.org", DEMO_PASSWORD);
   // The first list waits for the member directory to finish loading (5–10 s at 100k).
   const started = Date.now();
@@ -147,7 +147,7 @@ async function openSession(service: Spawned, floor: Spawned): Promise<Session> {
   );
   return {
     baseUrl: service.url,
-    floorUrl: floor.url,
+    floorUrl: service.floorUrl,
     adminToken,
     memberToken,
     memberEmail: someone.user.email,
@@ -391,16 +391,34 @@ async function loginStorm(session: Session, email: string, options: BenchOptions
   return { alone, during, storm };
 }
 
-async function startService(engine: Engine, extra: Record<string, string> = {}): Promise<Spawned> {
-  return spawnServer("dist/src/main.js", serviceEnv(engine, extra), "/api/v1/health");
+interface ServiceWithFloor extends Spawned {
+  floorUrl: string;
 }
 
-/** The service as `npm start` runs it: compiled (ts-node alone would add ~90 MB of RSS). */
+/**
+ * The service (src/server.ts, as src/main.ts starts it with WORKERS=1) with the hand-written
+ * floor listening beside it in the same process (bench/service-with-floor.ts): a ratio then
+ * compares the two routes in one heap, one JIT and one process's share of the machine.
+ */
+async function startService(engine: Engine): Promise<ServiceWithFloor> {
+  const floorPort = await freePort();
+  const service = await spawnServer(
+    "dist/bench/service-with-floor.js",
+    serviceEnv(engine, { FLOOR_PORT: String(floorPort) }),
+    "/api/v1/health",
+  );
+  return { ...service, floorUrl: `http://127.0.0.1:${floorPort}` };
+}
+
+/**
+ * The service as `npm start` runs it, and the floor beside it, compiled (ts-node alone would
+ * add ~90 MB of RSS).
+ */
 function build(): void {
-  log("compiling the service (npm run build)");
+  log("compiling the service and the floor (tsconfig.bench.json)");
   execFileSync(
     process.execPath,
-    [require.resolve("typescript/bin/tsc"), "-p", "tsconfig.build.json"],
+    [require.resolve("typescript/bin/tsc"), "-p", "tsconfig.bench.json"],
     {
       cwd: path.join(__dirname, ".."),
       stdio: "inherit",
@@ -412,7 +430,11 @@ function build(): void {
 async function clusterComparison(engine: Engine, options: BenchOptions, session: Session) {
   const results: { workers: number; result: LoadResult }[] = [];
   for (const workers of [1, 2]) {
-    const service = await startService(engine, { WORKERS: String(workers) });
+    const service = await spawnServer(
+      "dist/src/main.js",
+      serviceEnv(engine, { WORKERS: String(workers) }),
+      "/api/v1/health",
+    );
     try {
       const spec = {
         url: `${service.url}/api/v1/offices`,
@@ -437,9 +459,7 @@ export async function runBench(options: BenchOptions): Promise<ReportInput> {
   try {
     const service = await startService(engine);
     spawned.push(service);
-    const floor = await spawnServer("bench/floor-server.ts", serviceEnv(engine), "/ready");
-    spawned.push(floor);
-    const session = await openSession(service, floor);
+    const session = await openSession(service);
     const email = session.memberEmail;
 
     const rss: number[] = [];
@@ -503,9 +523,9 @@ async function quickRun(options: BenchOptions): Promise<void> {
   const engine = await startEngine({ dataDir: options.dataDir, log });
   const spawned: Spawned[] = [];
   try {
-    spawned.push(await startService(engine));
-    spawned.push(await spawnServer("bench/floor-server.ts", serviceEnv(engine), "/ready"));
-    const session = await openSession(spawned[0], spawned[1]);
+    const service = await startService(engine);
+    spawned.push(service);
+    const session = await openSession(service);
     if (options.only === "storm") {
       const { alone, during, storm } = await loginStorm(session, session.memberEmail, options);
       log(

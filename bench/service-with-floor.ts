@@ -1,0 +1,28 @@
+/**
+ * The benchmark's service process: the service as src/main.ts starts it with WORKERS=1
+ * (src/server.ts over the engine at MONGODB_URI), and the hand-written floor (floor-server.ts)
+ * listening beside it on FLOOR_PORT over the same services. Identical copies of one build were
+ * measured up to 1.5 times apart on this machine for their whole life (docs/decisions.md,
+ * "Identical processes, different speeds"), so a floor in a process of its own made each ratio
+ * partly a comparison of two processes' luck.
+ */
+import "reflect-metadata";
+import { loadConfig } from "../src/config";
+import { createLogger } from "../src/logger";
+import { openDatabase, startServer } from "../src/server";
+import { createFloorApp, listenFloor } from "./floor-server";
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const log = createLogger(config);
+  const floorPort = Number(process.env.FLOOR_PORT);
+  if (!Number.isInteger(floorPort) || floorPort <= 0) throw new Error("FLOOR_PORT must be a port");
+  const { connection } = await openDatabase(config, log);
+  const running = await startServer(config, log, connection);
+  listenFloor(createFloorApp(running.services, config, log), floorPort, config.host);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
