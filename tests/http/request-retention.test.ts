@@ -9,7 +9,8 @@ import { startTestApp, type TestApp } from "../support/test-app";
  * in the old generation) and whatever the value of a WeakMap entry reaches: either way a
  * whole request, its sockets' buffers and its GraphQL state are copied and promoted, and
  * wait for a full collection. These checks fail on the code paths that did that (our
- * context builder, feTS's router, Apollo's gateway context; see patches/).
+ * context builder, Apollo's gateway context, see patches/; feTS's router did too, until REST
+ * paths stopped going through it).
  */
 
 let app: TestApp;

@@ -1,4 +1,4 @@
-import express, { type NextFunction, type Request, type Response } from "express";
+import express, { type Request, type Response } from "express";
 import {
   type ExecutionArgs,
   type ExecutionResult,
@@ -27,10 +27,11 @@ export interface RestApiOptions {
 }
 
 /**
- * /api/v1: every documented path runs its GraphQL operation through Sofa. In front of Sofa
- * each request is read and checked here (body size, JSON, argument types) so that client
- * mistakes answer 4xx with field paths; anything off the route table never reaches Sofa
- * (which would otherwise also serve its /webhook routes).
+ * /api/v1: every documented path runs its GraphQL operation through Sofa: express matches the
+ * path and calls the handler Sofa made for that operation. Before it, each request is read and
+ * checked here (body size, JSON, argument types) so that client mistakes answer 4xx with field
+ * paths; anything off the route table never reaches Sofa (whose router would otherwise also
+ * serve its /webhook routes).
  */
 export function createRestApi(options: RestApiOptions): {
   router: express.Router;
@@ -68,20 +69,21 @@ export function createRestApi(options: RestApiOptions): {
     swaggerUI: { endpoint: false as unknown as string },
   });
 
+  const handlers = sofaHandlers(sofa);
   const router = express.Router();
   for (const route of REST_ROUTES) {
     const field = operationField(options.schema, route);
     const access = accessOf(field.name);
-    const handler = async (req: Request, res: Response, next: NextFunction) => {
+    const sofaHandler = handlers.get(`${route.method} ${route.path}`);
+    if (!sofaHandler) throw new Error(`Sofa made no handler for ${route.method} ${route.path}`);
+    const handler = async (req: Request, res: Response) => {
       const context = await options.buildContext(req, res);
       // The role gate first: a caller without the right gets 401/403, not our validation rules.
       if (access !== "public") assertAccess(context, access === "signed-in" ? [] : access);
       const raw = collectArguments(route, req);
       const clean = checkArguments(field.args, raw);
       checkedCalls.set(context, { route, variables: clean });
-      handOverToSofa(route, req);
-      if (route.status === 204) dropBodyOf204(res);
-      (sofa as unknown as express.RequestHandler)(req, res, next);
+      await sendFetchResponse(await sofaHandler(CHECKED_REQUEST, { req, res }), res);
     };
     const chain = isBodyMethod(route) ? [readJsonBody(options.bodyLimitBytes), handler] : [handler];
     router[route.method.toLowerCase() as "get" | "post" | "put" | "patch" | "delete"](
@@ -155,38 +157,39 @@ function queryString(url: string): string {
   return index === -1 ? "" : url.slice(index + 1);
 }
 
+type SofaHandler = (
+  request: typeof CHECKED_REQUEST,
+  serverContext: { req: Request; res: Response },
+) => Promise<globalThis.Response>;
+
 /**
- * The operation runs with the checked arguments (see executeChecked), but Sofa still reads
- * the request itself and must not trip over it: the body stream is already consumed (hand it
- * an empty JSON object as a string), and for body methods the query string goes, since Sofa
- * would convert its values with nameless errors.
+ * What Sofa's handler of a route reads of its request: the body, the query string and the path
+ * parameters, from which it builds the operation's variables. Those are replaced by the ones
+ * the gate checked (executeChecked), so it is handed nothing to read.
  */
-function handOverToSofa(route: RestRoute, req: Request): void {
-  // Sofa's request adapter (whatwg-node) copies express's `req.query` into the URL it builds
-  // from originalUrl, which carries the query string already: a second URL parse per request.
-  Object.defineProperty(req, "query", { value: undefined, configurable: true });
-  if (!isBodyMethod(route)) return;
-  req.body = "{}";
-  req.headers["content-type"] = "application/json";
-  req.originalUrl = req.originalUrl.split("?")[0];
-  req.url = req.url.split("?")[0];
+const CHECKED_REQUEST = Object.freeze({ body: null, url: "", params: Object.freeze({}) });
+
+/**
+ * The handler Sofa made for each route (its GraphQL operation, executed with the context and
+ * answered as JSON or through errorHandler), by "METHOD /path". Express has matched the route
+ * already: Sofa's own router would only match it again, through a fetch Request built from
+ * the node request, URL patterns and a fetch Response written back (docs/decisions.md,
+ * "Sofa's handlers called from express").
+ */
+function sofaHandlers(sofa: unknown): Map<string, SofaHandler> {
+  const routes = (sofa as { __routes: { method: string; path: string; handler: SofaHandler }[] })
+    .__routes;
+  return new Map(routes.map((route) => [`${route.method} ${route.path}`, route.handler]));
 }
 
-/** Sofa serialises the operation's result even for 204; a 204 carries no body or content type. */
-function dropBodyOf204(res: Response): void {
-  const writeHead = res.writeHead.bind(res);
-  res.writeHead = ((status: number, ...rest: unknown[]) => {
-    if (status === 204) {
-      res.removeHeader("content-type");
-      res.removeHeader("content-length");
-      for (const arg of rest) {
-        if (arg && typeof arg === "object" && !Array.isArray(arg)) {
-          for (const key of Object.keys(arg)) {
-            if (/^content-(type|length)$/i.test(key)) delete (arg as Record<string, unknown>)[key];
-          }
-        }
-      }
-    }
-    return (writeHead as (...args: unknown[]) => Response)(status, ...rest);
-  }) as Response["writeHead"];
+/** Status, headers and body of Sofa's fetch Response, on the node response. */
+async function sendFetchResponse(response: globalThis.Response, res: Response): Promise<void> {
+  res.status(response.status);
+  response.headers.forEach((value, name) => {
+    // A 204 carries no body, so no content type or length either.
+    if (response.status === 204 && /^content-(type|length)$/i.test(name)) return;
+    res.setHeader(name, value);
+  });
+  if (response.status === 204) res.end();
+  else res.end(await response.text());
 }
