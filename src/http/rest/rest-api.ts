@@ -83,7 +83,7 @@ export function createRestApi(options: RestApiOptions): {
       const raw = collectArguments(route, req);
       const clean = checkArguments(field.args, raw);
       checkedCalls.set(context, { route, variables: clean });
-      await sendFetchResponse(await sofaHandler(CHECKED_REQUEST, { req, res }), res);
+      await sendFetchResponse(await sofaHandler(EMPTY_REQUEST, { req, res }), res);
     };
     const chain = isBodyMethod(route) ? [readJsonBody(options.bodyLimitBytes), handler] : [handler];
     router[route.method.toLowerCase() as "get" | "post" | "put" | "patch" | "delete"](
@@ -158,7 +158,7 @@ function queryString(url: string): string {
 }
 
 type SofaHandler = (
-  request: typeof CHECKED_REQUEST,
+  request: typeof EMPTY_REQUEST,
   serverContext: { req: Request; res: Response },
 ) => Promise<globalThis.Response>;
 
@@ -167,7 +167,7 @@ type SofaHandler = (
  * parameters, from which it builds the operation's variables. Those are replaced by the ones
  * the gate checked (executeChecked), so it is handed nothing to read.
  */
-const CHECKED_REQUEST = Object.freeze({ body: null, url: "", params: Object.freeze({}) });
+const EMPTY_REQUEST = Object.freeze({ body: null, url: "", params: Object.freeze({}) });
 
 /**
  * The handler Sofa made for each route (its GraphQL operation, executed with the context and
