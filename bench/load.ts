@@ -25,6 +25,14 @@ export interface LoadResult {
   total: number;
   /** Responses outside 2xx plus errors and timeouts. */
   failures: number;
+  /** The server's CPU time per answer, in µs, when measured in turns with a CPU reader. */
+  cpuMicrosPerRequest?: number;
+}
+
+export interface TurnOptions {
+  turnSeconds?: number;
+  /** The server's CPU time so far, in µs: read around every turn, so each load gets its own. */
+  cpuOf?: () => number;
 }
 
 export async function measure(spec: LoadSpec): Promise<LoadResult> {
@@ -47,18 +55,26 @@ export async function measure(spec: LoadSpec): Promise<LoadResult> {
  * one pair's ratio came out 0.65, 1.09 and 0.89 in the three runs of one benchmark; taking
  * turns, a drift falls on every load alike. Turns are whole seconds: autocannon stops on its
  * one-second tick. Each result adds up its turns (rates over their total time,
- * percentiles over every response's time).
+ * percentiles over every response's time, CPU time over its answers).
  */
 export async function measureInTurns(
   specs: LoadSpec[],
   turns: number,
-  turnSeconds = 1,
+  { turnSeconds = 1, cpuOf }: TurnOptions = {},
 ): Promise<LoadResult[]> {
-  const sums = specs.map(() => ({ times: [] as number[], total: 0, failures: 0, seconds: 0 }));
+  const sums = specs.map(() => ({
+    times: [] as number[],
+    total: 0,
+    failures: 0,
+    seconds: 0,
+    cpu: 0,
+  }));
   for (let turn = 0; turn < turns; turn += 1) {
     for (const [index, spec] of specs.entries()) {
+      const cpuBefore = cpuOf?.() ?? 0;
       const { result, times } = await run({ ...spec, durationSeconds: turnSeconds });
       const sum = sums[index];
+      sum.cpu += (cpuOf?.() ?? 0) - cpuBefore;
       for (const time of times) sum.times.push(time);
       sum.total += result.requests.total;
       sum.failures += failuresOf(result);
@@ -74,6 +90,7 @@ export async function measureInTurns(
     max: sum.times.reduce((max, time) => Math.max(max, time), 0),
     total: sum.total,
     failures: sum.failures,
+    ...(cpuOf ? { cpuMicrosPerRequest: sum.cpu / Math.max(sum.total, 1) } : {}),
   }));
 }
 

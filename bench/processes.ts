@@ -85,6 +85,18 @@ export function residentMb(pid: number): number {
   return Math.round(kb / 1024);
 }
 
+/**
+ * CPU time (user and system) a process has used so far, in µs; Linux /proc, whose clock
+ * ticks are USER_HZ, 100 a second.
+ */
+export function cpuMicros(pid: number): number {
+  const stat = readOr(`/proc/${pid}/stat`);
+  // After the command name (in parentheses, possibly with spaces): utime and stime are
+  // fields 14 and 15 of the line, the 12th and 13th after it.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
+
 function childrenOf(pid: number): number[] {
   const found: number[] = [];
   for (const entry of fs.readdirSync("/proc")) {

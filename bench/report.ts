@@ -69,10 +69,10 @@ class Verdicts {
 
 /** Why a target can miss on this machine; shown only for a target that was missed. */
 const WHY = {
-  ratio: {
+  ratio: (apollo: ApolloAlone | undefined) => ({
     title: "Ratios to the floor",
-    why: "The floor does only the request shell, authentication and the service call, so what an interface adds per request weighs; the floor's own cost (about 150–200 µs of the service's CPU for a signed-in title by id, as the machine's speed drifts) has been cut with the service's, which raised every such read's throughput, the floor's most of all. REST runs the handler Sofa made for the route straight from express (since 2026-11-24; before, each request went through Sofa's fetch-API adapter and URL patterns again, 0.68–0.75 of the floor on a title by id): it adds the gate's argument checks, Sofa's handler and its fetch Response, and graphql-jit's compiled execution with its resolvers and scalars, about 20–45 µs on a title by id. /graphql adds more, in Apollo and the libraries under it: Apollo's request pipeline (the hash of the query text that finds its parsed document, the plugin hooks of every stage, the response's content negotiation) about 25–30 µs, reading the JSON body through body-parser about 15–20 µs, the same compiled execution, and the extra garbage: about 60–120 µs in all. Within one run the ratios still move by about a tenth from turn to turn with the machine's drift",
-  },
+    why: `The floor does only the request shell, authentication and the service call, so what an interface adds per request weighs against little: about ${apollo ? `${Math.round(apollo.floorUs)} µs` : "150–200 µs"} of the service's CPU for a signed-in title by id${apollo ? " in this run" : ""}. REST runs the handler Sofa made for the route straight from express: it adds the gate's argument checks, Sofa's handler and its fetch Response, and graphql-jit's compiled execution with its resolvers and scalars, about 20–45 µs on a title by id. /graphql adds Apollo Server, which the architecture requires there: its request pipeline (the hash of the query text that finds its parsed document, the plugin hooks of every stage, content negotiation, the response's serialisation) and the JSON body read through body-parser. ${apollo ? `Measured in the same process as CPU time per answer (section "What Apollo alone costs" below): /graphql took ${Math.round(apollo.graphqlUs - apollo.floorUs)} µs more than the floor for a title by id, and the service's Apollo set-up by itself, over a resolver that returns a constant, ${Math.round(apollo.apolloUs - apollo.expressUs)} µs more than an express route reading the same body and answering the same JSON; that addition alone on the floor's ${Math.round(apollo.floorUs)} µs would leave /graphql at about ${ratioText(apollo.onlyApollo)} × the floor. ` : ""}Within one run the ratios still move by about a tenth from turn to turn with the machine's drift`,
+  }),
   offices: (floor: number | undefined) => ({
     title: "GET /offices p99 at 100 connections",
     why: `A hundred connections need more than 4 000 answers/s for a 25 ms p99; the service process is CPU-bound well before that on these two cores, which it shares with the engine and the load generator${floor ? ` (the hand-written floor, which does the least, served ${Math.round(floor).toLocaleString("en")} req/s at 50 connections in this run)` : ""}`,
@@ -139,6 +139,80 @@ export function ratios(measured: Measured[]): Ratio[] {
   });
 }
 
+/**
+ * Apollo alone against its express counterpart in one run, beside a title by id through
+ * /graphql and through the floor: the service process's CPU time per answer of each (they
+ * ran in turns in that one process).
+ */
+export interface ApolloAlone {
+  floorUs: number;
+  graphqlUs: number;
+  expressUs: number;
+  apolloUs: number;
+  /** The floor's time with only Apollo's own addition on top, as a ratio to the floor. */
+  onlyApollo: number;
+  /** What /graphql measured against the floor on a title by id in the same run (throughput). */
+  graphqlRatio: number;
+}
+
+export function apolloAlone(run: Measured[]): ApolloAlone | undefined {
+  const of = (group: string, via: Measured["via"]) =>
+    run.find((m) => m.group === group && m.via === via)?.result;
+  const floor = of("office by id", "floor");
+  const graphql = of("office by id", "GraphQL");
+  const express = of("Apollo alone", "floor");
+  const apollo = of("Apollo alone", "GraphQL");
+  const floorUs = floor?.cpuMicrosPerRequest;
+  const graphqlUs = graphql?.cpuMicrosPerRequest;
+  const expressUs = express?.cpuMicrosPerRequest;
+  const apolloUs = apollo?.cpuMicrosPerRequest;
+  if (!floor || !graphql || !floorUs || !graphqlUs || !expressUs || !apolloUs) return undefined;
+  return {
+    floorUs,
+    graphqlUs,
+    expressUs,
+    apolloUs,
+    onlyApollo: floorUs / (floorUs + Math.max(0, apolloUs - expressUs)),
+    graphqlRatio: graphql.requestsPerSecond / floor.requestsPerSecond,
+  };
+}
+
+/** The run whose Apollo addition is the median of the runs'. */
+function medianApolloAlone(runs: Measured[][]): ApolloAlone | undefined {
+  const each = runs.map(apolloAlone).filter((one) => one !== undefined);
+  each.sort((a, b) => a.apolloUs - a.expressUs - (b.apolloUs - b.expressUs));
+  return each[Math.floor((each.length - 1) / 2)];
+}
+
+function apolloAloneSection(runs: Measured[][]): string[] {
+  const each = runs.map(apolloAlone);
+  if (each.every((one) => one === undefined)) return [];
+  const us = (value: number) => String(Math.round(value));
+  const lines = [
+    "",
+    "## What Apollo alone costs",
+    "",
+    "Beside the floor, on its port and behind the same request shell (bench/apollo-alone.ts): the",
+    "service's own Apollo set-up (`createGraphqlServer`: the same plugins, limits, compiled",
+    "execution and context builder) over a one-field schema whose resolver returns a constant,",
+    "and an express route that reads the same JSON body and answers the same JSON. Their rows are",
+    'in the table above ("Apollo alone"); they take turns like a ratio group. The times are the',
+    "service process's CPU time per answer over a scenario's turns (/proc), all four in that one",
+    "process. What Apollo alone adds is its pipeline and GraphQL execution with no service work",
+    "behind them; the last but one column puts only that on top of the floor.",
+    "",
+    "| Run | Floor, title by id | /graphql, title by id | /graphql adds | express alone | Apollo alone | Apollo adds | Floor ÷ (floor + Apollo's addition) | /graphql × floor, measured |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+  ];
+  each.forEach((one, index) => {
+    if (!one) return;
+    lines.push(
+      `| ${index + 1} | ${us(one.floorUs)} µs | ${us(one.graphqlUs)} µs | ${us(one.graphqlUs - one.floorUs)} µs | ${us(one.expressUs)} µs | ${us(one.apolloUs)} µs | ${us(one.apolloUs - one.expressUs)} µs | ${ratioText(one.onlyApollo)} | ${ratioText(one.graphqlRatio)} |`,
+    );
+  });
+  return lines;
+}
+
 export interface Ratio {
   group: string;
   rest: number;
@@ -171,6 +245,7 @@ export function renderReport(input: ReportInput): string {
   const { options, measured, storm, rss, cluster } = input;
   const search = input.searchTarget;
   const floorList = measured.find((m) => m.via === "floor" && m.group === "offices list");
+  const apollo = medianApolloAlone(input.readRuns);
   const stormFactor = storm.during.p99 / Math.max(1, storm.alone.p99);
   const readRss = rss.slice(0, options.runs);
   const growth = readRss.length > 1 ? readRss[readRss.length - 1] - readRss[0] : 0;
@@ -224,8 +299,8 @@ export function renderReport(input: ReportInput): string {
         ? ` (runs: ${ratio.runs.map((run) => ratioText(run[via])).join(", ")})`
         : "";
     lines.push(
-      `| ${ratio.group}: REST ≥ ${RATIO_TARGET} × floor | ${ratioText(ratio.rest)} ×${each("rest")} | ${verdicts.verdict(ratio.rest >= RATIO_TARGET, WHY.ratio)} |`,
-      `| ${ratio.group}: GraphQL ≥ ${RATIO_TARGET} × floor | ${ratioText(ratio.graphql)} ×${each("graphql")} | ${verdicts.verdict(ratio.graphql >= RATIO_TARGET, WHY.ratio)} |`,
+      `| ${ratio.group}: REST ≥ ${RATIO_TARGET} × floor | ${ratioText(ratio.rest)} ×${each("rest")} | ${verdicts.verdict(ratio.rest >= RATIO_TARGET, WHY.ratio(apollo))} |`,
+      `| ${ratio.group}: GraphQL ≥ ${RATIO_TARGET} × floor | ${ratioText(ratio.graphql)} ×${each("graphql")} | ${verdicts.verdict(ratio.graphql >= RATIO_TARGET, WHY.ratio(apollo))} |`,
     );
   }
   lines.push(
@@ -237,7 +312,7 @@ export function renderReport(input: ReportInput): string {
     `| RSS after the full benchmark < ${RSS_TARGET_MB} MB | ${finalRss} MB | ${verdicts.verdict(finalRss < RSS_TARGET_MB, WHY.rss)} |`,
     `| No memory growth across ${readRss.length} read runs | ${readRss.join(" → ")} MB (${growth >= 0 ? "+" : ""}${growth} MB) | ${verdicts.verdict(growth <= 10)} |`,
   );
-  lines.push(...verdicts.section());
+  lines.push(...verdicts.section(), ...apolloAloneSection(input.readRuns));
   const { csvExport } = input;
   lines.push(
     "",

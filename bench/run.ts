@@ -26,7 +26,7 @@ import {
   ensureDataset,
 } from "./dataset";
 import { measure, measureInTurns, type LoadResult } from "./load";
-import { freePort, residentMb, spawnServer, type Spawned } from "./processes";
+import { cpuMicros, freePort, residentMb, spawnServer, type Spawned } from "./processes";
 import { renderReport, type Measured, type ReportInput } from "./report";
 import { SAMPLE_APPLICATION } from "../scripts/demo/sample-application";
 import { HEAP_OPTIONS, READ_SCENARIOS, type Scenario, type Session } from "./scenarios";
@@ -169,7 +169,12 @@ async function warmUp(session: Session, options: BenchOptions): Promise<void> {
   }
 }
 
-async function readSuite(session: Session, options: BenchOptions): Promise<Measured[]> {
+/** `cpuOf`: the service process's CPU time so far, for each scenario's CPU time per answer. */
+async function readSuite(
+  session: Session,
+  options: BenchOptions,
+  cpuOf: () => number,
+): Promise<Measured[]> {
   const only = options.only;
   const scenarios = only
     ? READ_SCENARIOS.filter((scenario) => scenario.name.toLowerCase().includes(only))
@@ -185,12 +190,15 @@ async function readSuite(session: Session, options: BenchOptions): Promise<Measu
     // The scenarios of a ratio take turns, a second each, so that they share the drift.
     const measured =
       unit.length > 1
-        ? await measureInTurns(specs, options.durationSeconds)
+        ? await measureInTurns(specs, options.durationSeconds, { cpuOf })
         : [await measure(specs[0])];
     unit.forEach((scenario, index) => {
       const result = measured[index];
       log(
-        `${scenario.via} ${scenario.name}: ${Math.round(result.requestsPerSecond)} req/s, p99 ${result.p99} ms`,
+        `${scenario.via} ${scenario.name}: ${Math.round(result.requestsPerSecond)} req/s, p99 ${result.p99} ms` +
+          (result.cpuMicrosPerRequest === undefined
+            ? ""
+            : `, ${Math.round(result.cpuMicrosPerRequest)} µs CPU/request`),
       );
       results.push({
         name: scenario.name,
@@ -469,7 +477,7 @@ export async function runBench(options: BenchOptions): Promise<ReportInput> {
     if (!options.smoke) await warmUp(session, options);
     for (let run = 1; run <= options.runs; run += 1) {
       log(`read suite, run ${run} of ${options.runs}`);
-      suites.push(await readSuite(session, options));
+      suites.push(await readSuite(session, options, () => cpuMicros(service.child.pid!)));
       rss.push(residentMb(service.child.pid!));
       searchRuns.push(await searchAt(session, options, searchTargetConnections(options)));
     }
@@ -534,7 +542,7 @@ async function quickRun(options: BenchOptions): Promise<void> {
       );
       return;
     }
-    await readSuite(session, options);
+    await readSuite(session, options, () => cpuMicros(service.child.pid!));
     if (SEARCH_TARGET_NAME.toLowerCase().includes(options.only!)) {
       await searchAt(session, options, searchTargetConnections(options));
     }

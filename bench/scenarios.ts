@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { buildOperationNodeForField } from "@graphql-tools/utils";
 import { buildSchema, OperationTypeNode, print } from "graphql";
+import { ALONE_PATHS, ALONE_QUERY } from "./apollo-alone";
 import type { LoadSpec } from "./load";
 
 /** The service's heap cap in the benchmark (README recommends it for about 100 000 members). */
@@ -25,7 +26,7 @@ export interface Scenario {
   name: string;
   via: "REST" | "GraphQL" | "floor";
   /** Scenarios with the same group are compared with each other (ratios). */
-  group?: "offices list" | "office by id";
+  group?: "offices list" | "office by id" | "Apollo alone";
   spec: (session: Session, connections: number) => LoadSpec;
 }
 
@@ -65,6 +66,16 @@ function graphql(field: string, variables: (s: Session) => object, token: (s: Se
     method: "POST",
     headers: bearer(token(session)),
     body: JSON.stringify({ query, variables: variables(session) }),
+    connections,
+  });
+}
+
+/** Apollo alone and its express counterpart: the same body to both, no sign-in. */
+function alone(path: string) {
+  return (session: Session, connections: number): LoadSpec => ({
+    url: `${session.floorUrl}${path}`,
+    method: "POST",
+    body: JSON.stringify({ query: ALONE_QUERY, variables: { id: session.officeId } }),
     connections,
   });
 }
@@ -126,6 +137,19 @@ export const READ_SCENARIOS: Scenario[] = [
       headers: bearer(session.memberToken),
       connections,
     }),
+  },
+  // No ratio target: what Apollo adds by itself (bench/apollo-alone.ts), as a bound for /graphql's.
+  {
+    name: "POST /alone/express (constant answer)",
+    via: "floor",
+    group: "Apollo alone",
+    spec: alone(ALONE_PATHS.express),
+  },
+  {
+    name: "office(id) through Apollo alone (constant answer)",
+    via: "GraphQL",
+    group: "Apollo alone",
+    spec: alone(ALONE_PATHS.apollo),
   },
   {
     name: "GET /members?search=…",

@@ -4,12 +4,14 @@
  * listening beside it on FLOOR_PORT over the same services. Identical copies of one build were
  * measured up to 1.5 times apart on this machine for their whole life (docs/decisions.md,
  * "Identical processes, different speeds"), so a floor in a process of its own made each ratio
- * partly a comparison of two processes' luck.
+ * partly a comparison of two processes' luck. The floor's port also serves Apollo alone
+ * (apollo-alone.ts), the measure of what Apollo costs with nothing behind it.
  */
 import "reflect-metadata";
 import { loadConfig } from "../src/config";
 import { createLogger } from "../src/logger";
 import { openDatabase, startServer } from "../src/server";
+import { createApolloAlone } from "./apollo-alone";
 import { createFloorApp, listenFloor } from "./floor-server";
 
 async function main(): Promise<void> {
@@ -19,7 +21,9 @@ async function main(): Promise<void> {
   if (!Number.isInteger(floorPort) || floorPort <= 0) throw new Error("FLOOR_PORT must be a port");
   const { connection } = await openDatabase(config, log);
   const running = await startServer(config, log, connection);
-  listenFloor(createFloorApp(running.services, config, log), floorPort, config.host);
+  const floor = createFloorApp(running.services, config, log);
+  floor.use(await createApolloAlone(running.services, config, log));
+  listenFloor(floor, floorPort, config.host);
 }
 
 main().catch((error: unknown) => {

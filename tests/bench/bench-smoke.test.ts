@@ -34,6 +34,14 @@ it("measures every read scenario, applications and sign-ins, each with answers a
     expect({ name, failures: result.failures }).toEqual({ name, failures: 0 });
     expect(result.total).toBeGreaterThan(0);
   }
+  // Scenarios compared with each other took turns and got the service's CPU time per answer.
+  for (const { name, group, result } of input.measured.filter((measured) => measured.group)) {
+    expect({ name, group, cpu: result.cpuMicrosPerRequest! > 0 }).toEqual({
+      name,
+      group,
+      cpu: true,
+    });
+  }
   const apply = input.measured.find((measured) => measured.name === "POST /members/apply")!;
   expect(apply.result.total).toBe(input.options.applications);
 });
@@ -79,6 +87,7 @@ it("renders the report with the machine, the table, ratios to the floor and ever
     "concurrent sign-ins",
     "RSS after",
     "export.csv",
+    "## What Apollo alone costs",
   ]) {
     expect(report).toContain(target);
   }

@@ -29,7 +29,7 @@ it("runs the loads in turns and adds up each one's turns", async () => {
       { url: `${base}/missing`, connections: 2 },
     ],
     2,
-    1,
+    { turnSeconds: 1 },
   );
   // Turns: a, then b, then a again, then b again.
   const runs = hits.filter((url, index) => index === 0 || hits[index - 1] !== url);
@@ -47,4 +47,19 @@ it("runs the loads in turns and adds up each one's turns", async () => {
   expect(a.requestsPerSecond).toBeLessThan(a.total / 1.8);
   expect(a.p50).toBeLessThanOrEqual(a.p99);
   expect(a.p99).toBeLessThanOrEqual(Math.ceil(a.max));
+}, 20_000);
+
+it("gives each load the server's CPU time per answer when told how to read it", async () => {
+  // The server runs in this process: its CPU time is this process's.
+  const cpuOf = () => {
+    const { user, system } = process.cpuUsage();
+    return user + system;
+  };
+  const [a] = await measureInTurns([{ url: `${base}/a`, connections: 2 }], 1, { cpuOf });
+  expect(a.total).toBeGreaterThan(0);
+  expect(a.cpuMicrosPerRequest).toBeGreaterThan(0);
+  // Over a whole second, no more CPU than the second itself per answer on average.
+  expect(a.cpuMicrosPerRequest! * a.total).toBeLessThan(1.5e6);
+  const [plain] = await measureInTurns([{ url: `${base}/a`, connections: 2 }], 1);
+  expect(plain.cpuMicrosPerRequest).toBeUndefined();
 }, 20_000);

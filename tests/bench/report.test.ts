@@ -68,3 +68,55 @@ it("gives no reasons when every target is met", () => {
   expect(report).not.toContain("not met");
   expect(report).not.toContain("## Why the missed targets were missed");
 });
+
+describe("Apollo alone", () => {
+  const timed = (measured: Measured, cpuMicrosPerRequest: number): Measured => ({
+    ...measured,
+    result: { ...measured.result, cpuMicrosPerRequest },
+  });
+
+  /** A title by id: the floor 200 µs, /graphql 290 µs; Apollo alone 90 µs above express. */
+  function withApolloAlone(): ReportInput {
+    const base = input({ ratios: true });
+    const suite = [
+      timed(read("office by id REST", "REST", "office by id", 4500), 220),
+      timed(read("office by id GraphQL", "GraphQL", "office by id", 3000), 290),
+      timed(read("office by id floor", "floor", "office by id", 5000), 200),
+      timed(read("alone express", "floor", "Apollo alone", 8000), 110),
+      timed(read("alone Apollo", "GraphQL", "Apollo alone", 5000), 200),
+    ];
+    return { ...base, measured: suite, readRuns: [suite] };
+  }
+
+  it("gives each one's CPU time per answer and what Apollo alone would leave /graphql", () => {
+    const report = renderReport(withApolloAlone());
+    expect(report).toContain("## What Apollo alone costs");
+    // 200 / (200 + 90) = 0.689..., shown rounded down; /graphql measured 3 000 / 5 000.
+    expect(report).toContain(
+      "| 1 | 200 µs | 290 µs | 90 µs | 110 µs | 200 µs | 90 µs | 0.68 | 0.60 |",
+    );
+  });
+
+  it("names the measured additions in the ratios' reason", () => {
+    const report = renderReport(withApolloAlone());
+    expect(report).toContain("/graphql took 90 µs more than the floor for a title by id");
+    expect(report).toContain("by itself, over a resolver that returns a constant, 90 µs more");
+    expect(report).toContain("would leave /graphql at about 0.68 × the floor");
+    // The Apollo-alone pair has no REST row and is no ratio target of its own.
+    expect(report).not.toContain("Apollo alone: GraphQL ≥");
+  });
+
+  it("leaves the section out when the run measured no CPU time for Apollo alone", () => {
+    const untimed = { ...withApolloAlone() };
+    untimed.readRuns = [
+      untimed.measured.map((m) => ({
+        ...m,
+        result: { ...m.result, cpuMicrosPerRequest: undefined },
+      })),
+    ];
+    for (const report of [renderReport(input({ ratios: true })), renderReport(untimed)]) {
+      expect(report).not.toContain("## What Apollo alone costs");
+      expect(report).toContain("about 150–200 µs of the service's CPU");
+    }
+  });
+});
