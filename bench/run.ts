@@ -382,21 +382,27 @@ export function medianSearch(runs: Measured[]): Measured {
   return sorted[Math.floor(sorted.length / 2)];
 }
 
-/** GET /offices at the target concurrency, alone and while `logins` sign-ins run (cost 12). */
+/**
+ * GET /offices at the target concurrency, alone and while `logins` sign-ins run (cost 12); and
+ * the hand-written floor's GET /offices at that concurrency right after the first, as what
+ * the same work gives with neither Sofa nor GraphQL.
+ */
 async function loginStorm(session: Session, email: string, options: BenchOptions) {
-  const offices = () => ({
-    url: `${session.baseUrl}/api/v1/offices`,
+  const offices = (baseUrl = `${session.baseUrl}/api/v1`) => ({
+    url: `${baseUrl}/offices`,
     headers: { authorization: `Bearer ${session.memberToken}` },
     connections: options.targetConnections,
     durationSeconds: options.durationSeconds * 2,
   });
   await measure({ ...offices(), durationSeconds: 1 });
   const alone = await measure(offices());
+  await measure({ ...offices(session.floorUrl), durationSeconds: 1 });
+  const floor = await measure(offices(session.floorUrl));
   const [during, storm] = await Promise.all([
     measure(offices()),
     measure(signIns(session, email, options, options.durationSeconds * 2)),
   ]);
-  return { alone, during, storm };
+  return { alone, floor, during, storm };
 }
 
 interface ServiceWithFloor extends Spawned {

@@ -64,7 +64,10 @@ it("measures GET /offices with and without a sign-in storm, and the service's me
   expect(input.storm.alone.total).toBeGreaterThan(0);
   expect(input.storm.during.total).toBeGreaterThan(0);
   expect(input.storm.storm.total).toBeGreaterThan(0);
-  expect(input.storm.alone.failures + input.storm.during.failures).toBe(0);
+  expect(input.storm.floor.total).toBeGreaterThan(0);
+  expect(
+    input.storm.alone.failures + input.storm.floor.failures + input.storm.during.failures,
+  ).toBe(0);
   expect(input.rss.length).toBe(input.options.runs + 1);
   for (const mb of input.rss) expect(mb).toBeGreaterThan(20);
 });
