@@ -52,7 +52,7 @@ it("measures the search latency target (varied surname prefixes) with no failure
   for (const search of [...input.searchRuns, input.searchAlone]) {
     expect(search.result.total).toBeGreaterThan(0);
     expect(search.result.failures).toBe(0);
-    // The target's percentile, read from every response's time, within what autocannon saw.
+    // The target's percentile, read from every response's time, within the slowest of them.
     expect(search.result.p95).toBeGreaterThanOrEqual(0);
     expect(search.result.p95).toBeLessThanOrEqual(Math.ceil(search.result.max));
   }

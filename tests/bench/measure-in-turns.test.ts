@@ -4,7 +4,7 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { measureInTurns } from "../../bench/load";
+import { measure, measureInTurns } from "../../bench/load";
 
 let server: http.Server;
 let base: string;
@@ -62,4 +62,13 @@ it("gives each load the server's CPU time per answer when told how to read it", 
   expect(a.cpuMicrosPerRequest! * a.total).toBeLessThan(1.5e6);
   const [plain] = await measureInTurns([{ url: `${base}/a`, connections: 2 }], 1);
   expect(plain.cpuMicrosPerRequest).toBeUndefined();
+}, 20_000);
+
+it("reads one load's p95 and slowest answer from the same exact response times", async () => {
+  const result = await measure({ url: `${base}/a`, connections: 2, durationSeconds: 1 });
+  expect(result.total).toBeGreaterThan(0);
+  expect(result.max).toBeGreaterThan(0);
+  // Exact (fractional) milliseconds, not autocannon's whole ones.
+  expect(Number.isInteger(result.max)).toBe(false);
+  expect(result.p95).toBeLessThanOrEqual(Math.ceil(result.max));
 }, 20_000);
