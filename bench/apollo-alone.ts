@@ -4,7 +4,7 @@
  * execution and context builder) over a one-field schema whose resolver returns a constant,
  * against an express route that reads the same JSON body and answers the same JSON. Whatever
  * separates the two is Apollo's pipeline and GraphQL execution, with no service work behind
- * either; it bounds how close /graphql can come to the floor.
+ * either: the part of what /graphql adds over the floor that is Apollo's own.
  */
 import { expressMiddleware } from "@as-integrations/express5";
 import express from "express";

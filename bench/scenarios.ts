@@ -138,7 +138,8 @@ export const READ_SCENARIOS: Scenario[] = [
       connections,
     }),
   },
-  // No ratio target: what Apollo adds by itself (bench/apollo-alone.ts), as a bound for /graphql's.
+  // No ratio target: what Apollo adds by itself (bench/apollo-alone.ts), to set beside what
+  // /graphql adds over the floor.
   {
     name: "POST /alone/express (constant answer)",
     via: "floor",
