@@ -182,14 +182,13 @@ export function apolloAlone(run: Measured[]): ApolloAlone | undefined {
 }
 
 /** The run whose Apollo addition is the median of the runs'. */
-function medianApolloAlone(runs: Measured[][]): ApolloAlone | undefined {
-  const each = runs.map(apolloAlone).filter((one) => one !== undefined);
+function medianApolloAlone(runs: (ApolloAlone | undefined)[]): ApolloAlone | undefined {
+  const each = runs.filter((one) => one !== undefined);
   each.sort((a, b) => a.apolloUs - a.expressUs - (b.apolloUs - b.expressUs));
   return each[Math.floor((each.length - 1) / 2)];
 }
 
-function apolloAloneSection(runs: Measured[][]): string[] {
-  const each = runs.map(apolloAlone);
+function apolloAloneSection(each: (ApolloAlone | undefined)[]): string[] {
   if (each.every((one) => one === undefined)) return [];
   const us = (value: number) => String(Math.round(value));
   const lines = [
@@ -248,7 +247,8 @@ export function medianRatios(runs: Measured[][]): (Ratio & { runs: Ratio[] })[] 
 export function renderReport(input: ReportInput): string {
   const { options, measured, storm, rss, cluster } = input;
   const search = input.searchTarget;
-  const apollo = medianApolloAlone(input.readRuns);
+  const apolloRuns = input.readRuns.map(apolloAlone);
+  const apollo = medianApolloAlone(apolloRuns);
   const stormFactor = storm.during.p99 / Math.max(1, storm.alone.p99);
   const readRss = rss.slice(0, options.runs);
   const growth = readRss.length > 1 ? readRss[readRss.length - 1] - readRss[0] : 0;
@@ -315,7 +315,7 @@ export function renderReport(input: ReportInput): string {
     `| RSS after the full benchmark < ${RSS_TARGET_MB} MB | ${finalRss} MB | ${verdicts.verdict(finalRss < RSS_TARGET_MB, WHY.rss)} |`,
     `| No memory growth across ${readRss.length} read runs | ${readRss.join(" → ")} MB (${growth >= 0 ? "+" : ""}${growth} MB) | ${verdicts.verdict(growth <= 10)} |`,
   );
-  lines.push(...verdicts.section(), ...apolloAloneSection(input.readRuns));
+  lines.push(...verdicts.section(), ...apolloAloneSection(apolloRuns));
   const { csvExport } = input;
   lines.push(
     "",
