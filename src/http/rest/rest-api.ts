@@ -74,7 +74,7 @@ export function createRestApi(options: RestApiOptions): {
   for (const route of REST_ROUTES) {
     const field = operationField(options.schema, route);
     const access = accessOf(field.name);
-    const sofaHandler = handlers.get(`${route.method} ${route.path}`);
+    const sofaHandler = handlers.get(routeKey(route));
     if (!sofaHandler) throw new Error(`Sofa made no handler for ${route.method} ${route.path}`);
     const handler = async (req: Request, res: Response) => {
       const context = await options.buildContext(req, res);
@@ -179,8 +179,11 @@ const EMPTY_REQUEST = Object.freeze({ body: null, url: "", params: Object.freeze
 function sofaHandlers(sofa: unknown): Map<string, SofaHandler> {
   const routes = (sofa as { __routes: { method: string; path: string; handler: SofaHandler }[] })
     .__routes;
-  return new Map(routes.map((route) => [`${route.method} ${route.path}`, route.handler]));
+  return new Map(routes.map((route) => [routeKey(route), route.handler]));
 }
+
+/** Our routes and Sofa's share their method and path: "GET /offices/:id". */
+const routeKey = (route: { method: string; path: string }) => `${route.method} ${route.path}`;
 
 /** Status, headers and body of Sofa's fetch Response, on the node response. */
 async function sendFetchResponse(response: globalThis.Response, res: Response): Promise<void> {
