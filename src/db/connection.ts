@@ -24,7 +24,9 @@ export async function connectDatabase(options: DatabaseOptions): Promise<Connect
     ...clientOptionsFor(options.uri),
     dbName: options.dbName,
     serverSelectionTimeoutMS: SERVER_SELECTION_TIMEOUT_MS,
-    autoIndex: true,
+    // Indexes are built once at start by src/db/indexes.ts, which also handles engines
+    // without TTL indexes.
+    autoIndex: false,
   });
   await connection.asPromise();
   return connection;

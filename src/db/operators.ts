@@ -25,3 +25,17 @@ export function within<T>(from: T | null | undefined, to: T | null | undefined) 
   if (to !== null && to !== undefined) range.$lt = to;
   return mongoose.trusted(range);
 }
+
+export function notEqual<T>(value: T) {
+  return mongoose.trusted({ $ne: value });
+}
+
+/** An unanchored, case-sensitive match of `text` taken literally (callers normalise case). */
+export function containing(text: string) {
+  return mongoose.trusted({ $regex: text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&") });
+}
+
+/** The field is missing from the document (records written by an earlier version). */
+export function absent() {
+  return mongoose.trusted({ $exists: false });
+}

@@ -3,6 +3,7 @@ import type { Caller } from "../../graphql/context";
 import { Pagination, type Page } from "../../graphql/envelopes";
 import type { PageArgs } from "../../graphql/paging";
 import { isDuplicateKeyError } from "../../db/errors";
+import { oneOf } from "../../db/operators";
 import { uuidv7 } from "../../db/uuid";
 import { newSections, replaceSections } from "../sections/section.replace";
 import type { BranchDirectory } from "./branch-directory";
@@ -101,6 +102,20 @@ export class BranchServiceService {
       );
     }
     await this.directory.write(id, () => this.branches.deleteOne({ _id: id }));
+  }
+
+  /** Which of these ids name a branch of service (for applications that name branches). */
+  async existingIds(ids: readonly string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const found = await this.branches.find({ _id: oneOf([...ids]) }, { _id: 1 }).lean();
+    return new Set(found.map((branch) => branch._id));
+  }
+
+  /** The titles of these branches by id; ids of deleted branches are left out. */
+  async titlesOf(ids: readonly string[]): Promise<Map<string, string>> {
+    if (ids.length === 0) return new Map();
+    const found = await this.branches.find({ _id: oneOf([...ids]) }, { title: 1 }).lean();
+    return new Map(found.map((branch) => [branch._id, branch.title] as const));
   }
 
   /** Writes decide from the stored record, not from this instance's copy. */

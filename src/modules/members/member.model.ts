@@ -104,10 +104,16 @@ export interface MemberRecord extends RequiredText, OptionalText {
    * engines without partial indexes or transactions.
    */
   openKey: string;
-  /** Counts the record's changes; each change claims its revision once (see Claims). */
-  revision: number;
+  /**
+   * How many offices the member holds now. Archiving and leaving APPROVED require 0, and an
+   * appointment increments it only on an APPROVED, unarchived record: both conditions sit in the
+   * filter of one update, so an appointment and an archive cannot both win.
+   */
+  activeOffices: number;
   /** The applicant's account email, kept here so search needs no second collection. */
   searchEmail: string;
+  /** What `search` matches, normalised (see searchTextOf); held by the list indexes. */
+  searchText: string;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -151,18 +157,54 @@ const memberSchema = new Schema<MemberRecord>(
       default: [],
     },
     openKey: { type: String, required: true, unique: true },
-    revision: { type: Number, required: true, default: 0 },
+    activeOffices: { type: Number, required: true, default: 0 },
     searchEmail: { type: String, required: true },
+    searchText: { type: String, required: true },
   },
   { timestamps: true, versionKey: false },
 );
-// Lists, counts and searches are answered by the MemberDirectory and records are read by
-// primary key, so no other index is needed (FerretDB v1 would not use one anyway).
+// One index per list shape (equality fields, then the newest-first sort), each ending with
+// searchText so a search is filtered on index keys before any record is fetched.
+const NEWEST_FIRST = { createdAt: -1, _id: -1 } as const;
+memberSchema.index({ archivedAt: 1, ...NEWEST_FIRST, searchText: 1 });
+memberSchema.index({ status: 1, archivedAt: 1, ...NEWEST_FIRST, searchText: 1 });
+memberSchema.index({ ...NEWEST_FIRST, searchText: 1 });
+memberSchema.index({ status: 1, ...NEWEST_FIRST, searchText: 1 });
+// A search's count has no sort to walk, so it needs searchText in the lead.
+memberSchema.index({ searchText: 1 });
+memberSchema.index({ userId: 1, ...NEWEST_FIRST });
+memberSchema.index({ preferredBranchIds: 1 });
 
 export type MemberModel = Model<MemberRecord>;
 
 export function createMemberModel(connection: Connection): MemberModel {
   return connection.model<MemberRecord>("Member", memberSchema, "members");
+}
+
+/** Joins the searchable parts; no search term can contain it (see searchTermOf). */
+const SEARCH_SEPARATOR = "\u001f";
+
+/**
+ * The contract's search field: "first last", the account's email and the mobile number,
+ * lower-cased, so a case-insensitive substring search is a plain regex on one indexed field.
+ */
+export function searchTextOf(
+  record: Pick<MemberRecord, "firstName" | "lastName" | "mobilePhoneNumber">,
+  email: string,
+): string {
+  return [`${record.firstName} ${record.lastName}`, email, record.mobilePhoneNumber]
+    .map(normaliseSearch)
+    .join(SEARCH_SEPARATOR);
+}
+
+/** A client's search term as searchText holds it; empty when nothing is left to match. */
+export function searchTermOf(search: string | null | undefined): string {
+  const printable = [...(search ?? "")].filter((char) => char >= " ").join("");
+  return normaliseSearch(printable).trim();
+}
+
+function normaliseSearch(text: string): string {
+  return text.normalize("NFKC").toLowerCase();
 }
 
 const OPEN_STATUSES: readonly MemberStatus[] = [MemberStatus.PENDING, MemberStatus.APPROVED];
