@@ -1,7 +1,7 @@
 import "reflect-metadata";
 import cluster, { type Worker } from "node:cluster";
 import { ConfigError, loadConfig, type Config } from "./config";
-import { startEngine } from "./db/engine";
+import { engineLogTo, startEngine } from "./db/engine";
 import { createLogger, type Logger } from "./logger";
 import { openDatabase, startServer } from "./server";
 
@@ -42,6 +42,7 @@ async function runService(config: Config, log: Logger): Promise<void> {
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
+    engine.stopSupervising();
     log.info({ signal }, "shutting down: finishing in-flight requests");
     const force = setTimeout(() => {
       log.error("in-flight requests did not finish in time; exiting");
@@ -71,14 +72,15 @@ function onStopSignals(stop: (signal: string) => void, repeatable: boolean): voi
 
 /**
  * The cluster primary serves nothing itself. It owns the database engine, started once (two
- * embedded FerretDB processes on one data directory would corrupt it), and keeps
+ * embedded FerretDB processes on one data directory would corrupt it) and restarted by
+ * src/db/engine.ts if it dies (workers reconnect by themselves), and keeps
  * `config.workers` workers connected to it; node:cluster shares the listening port among them.
  */
 async function runPrimary(config: Config, log: Logger): Promise<void> {
   const engine = await startEngine({
     mongodbUri: config.mongodbUri,
     dataDir: config.dataDir,
-    log: (message) => log.info(message),
+    log: engineLogTo(log),
   });
   let stopping = false;
   // With MONGODB_URI set, a worker's openDatabase connects to this engine instead of starting one.
@@ -90,6 +92,7 @@ async function runPrimary(config: Config, log: Logger): Promise<void> {
   onStopSignals((signal) => {
     if (stopping) return;
     stopping = true;
+    engine.stopSupervising();
     log.info({ signal }, "cluster shutting down: stopping workers");
     void stopWorkers()
       .then(async (clean) => {

@@ -1,8 +1,11 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { MongoClient } from "mongodb";
+import { ProcessSupervisor, type EngineLog } from "./engine-supervisor";
+
+export { engineLogTo, type EngineLog } from "./engine-supervisor";
 import { findExecutable } from "./executables";
 import { findFerretdb, installFerretdb } from "./ferretdb-install";
 
@@ -12,15 +15,21 @@ export interface Engine {
   readonly kind: EngineKind;
   /** Connection string without a database name. */
   readonly uri: string;
+  /** Stops the engine; an embedded one is not restarted after this. */
   stop(): Promise<void>;
-  /** Starts a stopped embedded engine again on the same port (used by fault tests). */
+  /** (Re)starts an embedded engine on the same port, supervised again (used by fault tests). */
   restart(): Promise<void>;
+  /**
+   * The service is shutting down: an embedded engine that exits from now on stays down. A
+   * terminal's Ctrl-C reaches the engine too (one process group), and that exit is no crash.
+   */
+  stopSupervising(): void;
 }
 
 export interface EngineOptions {
   mongodbUri?: string;
   dataDir: string;
-  log: (message: string) => void;
+  log: EngineLog;
 }
 
 /**
@@ -51,6 +60,7 @@ function externalEngine(uri: string): Engine {
     uri,
     stop: () => Promise.resolve(),
     restart: () => Promise.reject(new Error("an external database cannot be restarted from here")),
+    stopSupervising: () => undefined,
   };
 }
 
@@ -88,6 +98,10 @@ function ferretdbArgs(binary: string, dataDir: string): ArgsForPort {
   });
 }
 
+/**
+ * A mongod or FerretDB child process, restarted on the same port whenever it exits without
+ * stop() (see ProcessSupervisor): the driver reconnects by itself once it answers again.
+ */
 async function startProcessEngine(
   kind: "mongod" | "ferretdb",
   argsFor: ArgsForPort,
@@ -95,55 +109,53 @@ async function startProcessEngine(
 ): Promise<Engine> {
   let port = await freePort();
   let debugPort = await freePort();
-  let uri = `mongodb://127.0.0.1:${port}`;
+  const uri = () => `mongodb://127.0.0.1:${port}`;
   const logFile = path.join(ensureDir(options.dataDir), `${kind}.log`);
-  let child: ChildProcess | undefined;
-
-  const launch = async (): Promise<void> => {
-    const { command, args, env } = argsFor(port, debugPort);
-    const out = fs.openSync(logFile, "a");
-    child = spawn(command, args, { stdio: ["ignore", out, out], env: { ...process.env, ...env } });
-    fs.closeSync(out);
-    const exited = new Promise<never>((_, reject) =>
-      child?.once("exit", (code) =>
-        reject(new Error(`${kind} exited with ${code}; see ${logFile}`)),
-      ),
-    );
-    await Promise.race([waitForPing(uri, 30_000), exited]);
-    options.log(`${kind} listening on ${uri} (data in ${options.dataDir})`);
-  };
-  const stop = async (): Promise<void> => {
-    const running = child;
-    child = undefined;
-    if (running) await terminate(running);
-  };
+  const supervisor = new ProcessSupervisor({
+    name: kind,
+    spawn: () => {
+      const { command, args, env } = argsFor(port, debugPort);
+      const out = fs.openSync(logFile, "a");
+      try {
+        return spawn(command, args, {
+          stdio: ["ignore", out, out],
+          env: { ...process.env, ...env },
+        });
+      } finally {
+        fs.closeSync(out);
+      }
+    },
+    ready: (abort) => waitForPing(uri(), 30_000, abort),
+    log: options.log,
+  });
 
   // A port found free can be taken by another process before the engine binds it: try others.
   for (let attempt = 1; ; attempt += 1) {
     try {
-      await launch();
+      await supervisor.start();
       break;
     } catch (error) {
-      await stop();
-      if (attempt === 3) throw error;
+      if (attempt === 3) throw new Error(`${String(error)}; see ${logFile}`);
       port = await freePort();
       debugPort = await freePort();
-      uri = `mongodb://127.0.0.1:${port}`;
     }
   }
-  const killOnExit = () => child?.kill("SIGKILL");
+  options.log(`${kind} listening on ${uri()} (data in ${options.dataDir})`);
+  const killOnExit = () => supervisor.killNow();
   process.once("exit", killOnExit);
   return {
     kind,
-    uri,
+    uri: uri(),
     stop: async () => {
       process.removeListener("exit", killOnExit);
-      await stop();
+      await supervisor.stop();
     },
     restart: async () => {
-      await stop();
-      await launch();
+      await supervisor.start();
+      process.removeListener("exit", killOnExit);
+      process.once("exit", killOnExit);
     },
+    stopSupervising: () => supervisor.stopSupervising(),
   };
 }
 
@@ -166,12 +178,15 @@ async function startMemoryServer(options: EngineOptions): Promise<Engine> {
       await server.stop({ doCleanup: false });
       await server.start(true);
     },
+    // Not supervised: the last-resort fallback, for a try-out without mongod or Go.
+    stopSupervising: () => undefined,
   };
 }
 
-async function waitForPing(uri: string, timeoutMs: number): Promise<void> {
+async function waitForPing(uri: string, timeoutMs: number, abort?: AbortSignal): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
+    if (abort?.aborted) throw new Error(`stopped waiting for ${uri}`);
     const client = new MongoClient(uri, { serverSelectionTimeoutMS: 500, directConnection: true });
     try {
       await client.connect();
@@ -185,18 +200,6 @@ async function waitForPing(uri: string, timeoutMs: number): Promise<void> {
       await client.close().catch(() => undefined);
     }
   }
-}
-
-function terminate(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const force = setTimeout(() => child.kill("SIGKILL"), 5_000);
-    child.once("exit", () => {
-      clearTimeout(force);
-      resolve();
-    });
-    child.kill("SIGTERM");
-  });
 }
 
 export function freePort(): Promise<number> {
