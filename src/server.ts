@@ -4,7 +4,7 @@ import type { Connection } from "mongoose";
 import type { Config } from "./config";
 import { connectDatabase } from "./db/connection";
 import { watchConnection } from "./db/connection-watchdog";
-import { startEngine, type Engine } from "./db/engine";
+import { engineLogTo, startEngine, type Engine } from "./db/engine";
 import { buildAppSchema } from "./graphql/schema";
 import { createApp } from "./http/app";
 import { expressServerOptions } from "./http/node-server";
@@ -122,7 +122,7 @@ export async function openDatabase(
   const engine = await startEngine({
     mongodbUri: config.mongodbUri,
     dataDir: config.dataDir,
-    log: (message) => log.info(message),
+    log: engineLogTo(log),
   });
   const connection = await connectDatabase({ uri: engine.uri, dbName: config.dbName });
   watchConnection(connection, { uri: engine.uri, log });
