@@ -30,7 +30,11 @@ const auditLogSchema = new Schema<AuditLogRecord>(
   },
   { versionKey: false },
 );
-auditLogSchema.index({ at: -1 });
+// Newest first, alone or narrowed by one of the list's equality filters (time ranges walk these).
+auditLogSchema.index({ at: -1, _id: -1 });
+auditLogSchema.index({ actorId: 1, at: -1, _id: -1 });
+auditLogSchema.index({ targetId: 1, at: -1, _id: -1 });
+auditLogSchema.index({ action: 1, at: -1, _id: -1 });
 
 export type AuditLogModel = Model<AuditLogRecord>;
 

@@ -1,9 +1,9 @@
 import type { Logger } from "pino";
-import { oneOf, within } from "../../db/operators";
 import { ValidationError } from "../../errors/app-errors";
 import { Pagination, type Page } from "../../graphql/envelopes";
 import type { AuditLogListArgs } from "./audit-log.input";
-import type { AuditLogModel, AuditLogRecord } from "./audit-log.model";
+import type { AuditLogRecord } from "./audit-log.model";
+import type { AuditLogRepository } from "./audit-log.repository";
 import { AuditLogEntry } from "./audit-log.type";
 
 export type AuditEntry = Omit<AuditLogRecord, "_id" | "at">;
@@ -24,7 +24,7 @@ export function entryFor(
 /** Appends administrative acts and lists them for administrators (issue 8). */
 export class AuditLogService {
   constructor(
-    private readonly entries: AuditLogModel,
+    private readonly entries: AuditLogRepository,
     private readonly log: Logger,
   ) {}
 
@@ -34,7 +34,7 @@ export class AuditLogService {
    */
   async record(entry: AuditEntry): Promise<void> {
     try {
-      await this.entries.create({ ...entry, at: new Date() });
+      await this.entries.append({ ...entry, at: new Date() });
     } catch (error) {
       this.log.error({ err: error, audit: entry }, "audit entry not written");
     }
@@ -42,34 +42,14 @@ export class AuditLogService {
 
   /** Subject access: the entries naming any of `ids` as actor or as target, newest first. */
   async entriesAbout(ids: string[]): Promise<AuditLogEntry[]> {
-    const [asActor, asTarget] = await Promise.all([
-      this.entries.find({ actorId: oneOf(ids) }).lean(),
-      this.entries.find({ targetId: oneOf(ids) }).lean(),
-    ]);
-    const unique = new Map([...asActor, ...asTarget].map((record) => [record._id, record]));
-    return [...unique.values()]
-      .sort((a, b) => (a._id < b._id ? 1 : -1))
-      .map((record) => AuditLogEntry.from(record));
+    return (await this.entries.about(ids)).map((record) => AuditLogEntry.from(record));
   }
 
   async list(args: AuditLogListArgs): Promise<Omit<Page<AuditLogEntry>, "code" | "message">> {
     if (args.from && args.to && args.from >= args.to) {
       throw ValidationError.field("to", "to must be after from");
     }
-    const filter: Record<string, unknown> = {};
-    if (args.actorId) filter.actorId = args.actorId;
-    if (args.targetId) filter.targetId = args.targetId;
-    if (args.action) filter.action = args.action;
-    if (args.from || args.to) filter.at = within(args.from, args.to);
-    const [records, total] = await Promise.all([
-      this.entries
-        .find(filter)
-        .sort({ at: -1, _id: -1 })
-        .skip((args.page - 1) * args.limit)
-        .limit(args.limit)
-        .lean(),
-      this.entries.countDocuments(filter),
-    ]);
+    const { records, total } = await this.entries.page(args, args.page, args.limit);
     return {
       data: records.map((record) => AuditLogEntry.from(record)),
       pagination: Pagination.of(args.page, args.limit, total),
