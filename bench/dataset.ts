@@ -4,7 +4,6 @@ import path from "node:path";
 import bcrypt from "bcryptjs";
 import type { Connection } from "mongoose";
 import { uuidv7 } from "../src/db/uuid";
-import { UserEmailKeys } from "../src/modules/users/user-email-keys";
 import { createUserModel } from "../src/modules/users/user.model";
 
 /** Bump when the seed's shape changes, so an old benchmark database is seeded again. */
@@ -68,7 +67,7 @@ function run(command: string, args: string[], env: Record<string, string>): Prom
 
 /**
  * Verified accounts without an application, one per POST /members/apply of the run, written
- * directly (with their email keys) because registering each through the API would need its
+ * directly because registering each through the API would need its
  * mailed code. Their password hash is cost 4: the benchmark signs each in once.
  */
 export async function createApplicants(connection: Connection, count: number): Promise<string[]> {
@@ -83,6 +82,5 @@ export async function createApplicants(connection: Connection, count: number): P
     isEmailVerified: true,
   }));
   await users.insertMany(records);
-  await new UserEmailKeys(connection, users).insertMany(records);
   return records.map((record) => record.email);
 }

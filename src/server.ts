@@ -36,16 +36,7 @@ export async function startServer(
   if (config.redisUrl && !(await services.rateLimits.whenReady(5000))) {
     log.warn("Redis is not reachable yet; rate limits are per instance until it is");
   }
-  const backfilled = await services.emailKeys.backfill();
-  if (backfilled > 0)
-    log.info({ accounts: backfilled }, "email keys written for existing accounts");
-  await ensureBootstrapAdmin(
-    services.models.users,
-    services.emailKeys,
-    config.admin,
-    config.bcryptCost,
-    log,
-  );
+  await ensureBootstrapAdmin(services.userRepository, config.admin, config.bcryptCost, log);
   void warmUpDirectories(services, log);
   const schema = await buildAppSchema();
   const parts = await createApp(config, services, schema, log);

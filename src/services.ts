@@ -9,7 +9,6 @@ import { resolveFieldCipher } from "./db/field-cipher";
 import { Locks } from "./db/locks";
 import type { Logger } from "./logger";
 import { Mailer } from "./mail/mailer";
-import { AccessCache } from "./modules/auth/access-cache";
 import { AuthService } from "./modules/auth/auth.service";
 import { EmailVerificationService } from "./modules/auth/email-verification.service";
 import { MfaService } from "./modules/auth/mfa.service";
@@ -17,6 +16,7 @@ import { BcryptPool, defaultBcryptWorkers } from "./modules/auth/bcrypt-pool";
 import { PasswordHasher } from "./modules/auth/password-hasher";
 import { PasswordResetService } from "./modules/auth/password-reset.service";
 import { createSessionModel } from "./modules/auth/session.model";
+import { SessionRepository } from "./modules/auth/session.repository";
 import { SessionService } from "./modules/auth/session.service";
 import { TokenService } from "./modules/auth/token.service";
 import { BranchDirectory } from "./modules/branch-services/branch-directory";
@@ -30,8 +30,8 @@ import { OfficeHolderService } from "./modules/offices/office-holder.service";
 import { createOfficeModel } from "./modules/offices/office.model";
 import { OfficeService } from "./modules/offices/office.service";
 import { MemberService } from "./modules/members/member.service";
-import { UserEmailKeys } from "./modules/users/user-email-keys";
 import { createUserModel } from "./modules/users/user.model";
+import { UserRepository } from "./modules/users/user.repository";
 import { UsersService } from "./modules/users/users.service";
 import { RateLimits } from "./rate-limits/rate-limits";
 
@@ -69,26 +69,17 @@ export function createServices(
     config.bcryptCost,
     new BcryptPool(defaultBcryptWorkers(config.workers)),
   );
-  const emailKeys = new UserEmailKeys(connection, models.users);
+  const userRepository = new UserRepository(models.users);
   const claims = new Claims(connection);
   const cipher = resolveFieldCipher(config, config.dataDir);
   const locks = new Locks(connection);
-  const access = new AccessCache(connection, models.users, models.sessions);
   const sessions = new SessionService(
-    models.sessions,
-    claims,
-    access,
+    new SessionRepository(models.sessions),
     config.refreshTokenTtlSeconds,
     log,
   );
-  const emailVerification = new EmailVerificationService(
-    models.users,
-    access,
-    emailKeys,
-    mailer,
-    config.appUrl,
-  );
-  const mfa = new MfaService(models.users, access, hasher, rateLimits, claims);
+  const emailVerification = new EmailVerificationService(userRepository, mailer, config.appUrl);
+  const mfa = new MfaService(userRepository, hasher, rateLimits);
   const branchDirectory = new BranchDirectory(connection, models.branchServices);
   const members: MemberService = new MemberService(
     models.members,
@@ -115,7 +106,7 @@ export function createServices(
     claims,
   );
   const audit = new AuditLogService(models.auditLogs, log);
-  const users = new UsersService(models.users, access, emailKeys, emailVerification, {
+  const users = new UsersService(userRepository, emailVerification, {
     erasers: [
       ({ id }) => officeHolders.deleteAllOfUser(id),
       ({ id }) => members.deleteAllOf(id),
@@ -134,24 +125,19 @@ export function createServices(
     sessions,
     emailVerification,
     mfa,
-    emailKeys,
+    userRepository,
     auth: new AuthService(
-      models.users,
-      emailKeys,
+      userRepository,
       tokens,
       sessions,
-      access,
       hasher,
       emailVerification,
       mfa,
       rateLimits,
     ),
     passwordReset: new PasswordResetService(
-      models.users,
-      access,
-      emailKeys,
+      userRepository,
       sessions,
-      claims,
       hasher,
       mailer,
       config.appUrl,

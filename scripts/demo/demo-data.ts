@@ -21,7 +21,6 @@ import { OfficeDirectory } from "../../src/modules/offices/office-directory";
 import { createOfficeHolderModel } from "../../src/modules/offices/office-holder.model";
 import { createOfficeModel } from "../../src/modules/offices/office.model";
 import { Role } from "../../src/modules/users/role";
-import { UserEmailKeys } from "../../src/modules/users/user-email-keys";
 import { createUserModel, type UserRecord } from "../../src/modules/users/user.model";
 import {
   BRANCHES,
@@ -99,8 +98,7 @@ export async function seedDemo(
   const branchIds = await ensureBranches(branches);
   const random = randomSource(options.seed);
   const passwordHash = await bcrypt.hash(DEMO_PASSWORD, options.bcryptCost);
-  const emailKeys = new UserEmailKeys(connection, users);
-  const reviewerId = await ensureReviewer(users, emailKeys, passwordHash);
+  const reviewerId = await ensureReviewer(users, passwordHash);
   const offset = await users.estimatedDocumentCount();
   const appointees: DemoAppointee[] = [];
   const batchSize = options.batchSize ?? 1000;
@@ -119,7 +117,6 @@ export async function seedDemo(
       people.map((person) => person.user),
       { lean: true },
     );
-    await emailKeys.insertMany(people.map((person) => person.user));
     await members.insertMany(
       people.map((person) => sealed(person.member, options.cipher)),
       { lean: true },
@@ -140,8 +137,6 @@ export async function seedDemo(
     options.progress?.(first + count, options.members);
   }
   const staffed = await seedDemoOffices(connection, appointees, reviewerId);
-  // Accounts the database held before the seed get their keys too (once per database).
-  await emailKeys.backfill();
   // Running instances read every record again; they missed these writes.
   await new MemberDirectory(connection, members).bulkChanged();
   await new BranchDirectory(connection, branches).bulkChanged();
@@ -160,11 +155,7 @@ export async function seedDemo(
 }
 
 /** Decisions need a reviewer: the first administrator, or a demo one when there is none. */
-async function ensureReviewer(
-  model: ReturnType<typeof createUserModel>,
-  emailKeys: UserEmailKeys,
-  passwordHash: string,
-) {
+async function ensureReviewer(model: ReturnType<typeof createUserModel>, passwordHash: string) {
   const admin = await model.findOne({ role: Role.ADMIN }, { _id: 1 }).lean();
   if (admin) return admin._id;
   const reviewer = await model.create({
@@ -174,7 +165,6 @@ async function ensureReviewer(
     role: Role.ADMIN,
     isEmailVerified: true,
   });
-  await emailKeys.insertMany([reviewer]);
   return reviewer._id;
 }
 

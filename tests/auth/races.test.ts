@@ -4,11 +4,11 @@ import { resetTokenIn } from "../support/mailbox";
 import { startTestApp, type TestApp } from "../support/test-app";
 
 /*
- * Single-use secrets under concurrent use. FerretDB v1 as released does not check a
- * conditional update's filter and write in one step, so these rely on claims
- * (src/db/claims.ts); each test fires the requests together and would see two successes
- * without them. The session's revocation must also survive the winner's rotation, which the
- * released FerretDB lost (see ferretdb-patches/write_lock.go).
+ * Single-use secrets under concurrent use. Each is spent by one conditional update whose
+ * filter holds the precondition; FerretDB v1 as released did not check such a filter and
+ * write in one step, the build the tests run on serialises the writes of a collection (see
+ * ferretdb-patches/write_lock.go), and MongoDB applies each document's update atomically.
+ * Each test fires the requests together and would see two successes otherwise.
  */
 let app: TestApp;
 beforeAll(async () => {

@@ -24,8 +24,7 @@ describe("bootstrap administrator", () => {
 
   it("is not created twice when the service starts again", async () => {
     await ensureBootstrapAdmin(
-      app.services.models.users,
-      app.services.emailKeys,
+      app.services.userRepository,
       app.config.admin,
       4,
       createLogger(app.config),
@@ -35,13 +34,11 @@ describe("bootstrap administrator", () => {
 
   it("is created exactly once when several instances start together on an empty database", async () => {
     const { users } = app.services.models;
-    const { emailKeys } = app.services;
     const existing = await users.findOne({ email: "chief@example.org" }).lean();
     await users.deleteOne({ _id: existing!._id });
-    await emailKeys.release("chief@example.org", existing!._id);
     const log = createLogger(app.config);
     const starts = Array.from({ length: 5 }, () =>
-      ensureBootstrapAdmin(users, emailKeys, app.config.admin, 4, log),
+      ensureBootstrapAdmin(app.services.userRepository, app.config.admin, 4, log),
     );
     await expect(Promise.all(starts)).resolves.toHaveLength(5);
     expect(await users.countDocuments({ email: "chief@example.org" })).toBe(1);

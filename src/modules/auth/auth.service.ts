@@ -10,12 +10,11 @@ import type { Caller } from "../../graphql/context";
 import type { RateLimits } from "../../rate-limits/rate-limits";
 import { normaliseEmail } from "../users/email";
 import { Role } from "../users/role";
-import type { UserEmailKeys } from "../users/user-email-keys";
-import type { UserModel, UserRecord } from "../users/user.model";
+import type { UserRecord } from "../users/user.model";
+import type { UserRepository } from "../users/user.repository";
 import type { EmailVerificationService } from "./email-verification.service";
 import type { MfaService } from "./mfa.service";
 import type { PasswordHasher } from "./password-hasher";
-import type { AccessCache } from "./access-cache";
 import type { ClientInfo, SessionService } from "./session.service";
 import type { TokenService } from "./token.service";
 
@@ -44,11 +43,9 @@ export type LoginResult = SignedIn | { kind: "mfa-required"; mfaToken: string };
  */
 export class AuthService {
   constructor(
-    private readonly users: UserModel,
-    private readonly emailKeys: UserEmailKeys,
+    private readonly users: UserRepository,
     private readonly tokens: TokenService,
     private readonly sessions: SessionService,
-    private readonly access: AccessCache,
     private readonly hasher: PasswordHasher,
     private readonly verification: EmailVerificationService,
     private readonly mfa: MfaService,
@@ -83,7 +80,7 @@ export class AuthService {
     const address = normaliseEmail(email);
     const lockKey = `login|${client.ip ?? "-"}|${address}`;
     await this.limits.assertLoginAllowed(lockKey);
-    const user = await this.emailKeys.findUser(address);
+    const user = await this.users.findByEmail(address);
     const valid = await this.hasher.verify(password, user?.passwordHash);
     if (!user || !valid || user.deletingSince) {
       await this.limits.recordLoginFailure(lockKey);
@@ -101,7 +98,7 @@ export class AuthService {
 
   async completeMfaLogin(mfaToken: string, code: string, client: ClientInfo): Promise<SignedIn> {
     const step = this.tokens.verifyMfaToken(mfaToken);
-    const user = await this.users.findById(step.userId).lean();
+    const user = await this.users.findById(step.userId);
     if (!user || !user.mfaEnabled || user.deletingSince) {
       throw new InvalidCredentialsError("The code is not valid");
     }
@@ -118,7 +115,7 @@ export class AuthService {
   async refresh(refreshToken: string | undefined): Promise<Omit<SignedIn, "kind" | "user">> {
     if (!refreshToken) throw new UnauthenticatedError("The refreshToken cookie is missing");
     const rotated = await this.sessions.rotate(refreshToken);
-    const user = await this.users.findById(rotated.userId, { role: 1, deletingSince: 1 }).lean();
+    const user = await this.users.findById(rotated.userId, { role: 1, deletingSince: 1 });
     if (!user || user.deletingSince) throw new UnauthenticatedError("The account no longer exists");
     return {
       accessToken: this.tokens.signAccessToken(user._id, user.role, rotated.sessionId),
@@ -127,11 +124,18 @@ export class AuthService {
     };
   }
 
-  /** Every request with a bearer token: the token must verify and its session still be live. */
+  /**
+   * Every request with a bearer token: the token must verify and its session still be live.
+   * Both are read from the database each time, so a logout, a deletion or a role change made
+   * anywhere (another instance, or straight in the database) holds from the next request on.
+   */
   async authenticate(token: string): Promise<Caller> {
     if (!token) throw new UnauthenticatedError("The Authorization header must be 'Bearer <token>'");
     const claims = this.tokens.verifyAccessToken(token);
-    const { user, session } = await this.access.lookup(claims.sub, claims.sid);
+    const [user, session] = await Promise.all([
+      this.users.findById(claims.sub),
+      this.sessions.find(claims.sid),
+    ]);
     this.sessions.assertLive(session);
     if (!user || user.deletingSince || session.userId !== user._id) {
       throw new UnauthenticatedError("The account of this token no longer exists");
@@ -141,20 +145,16 @@ export class AuthService {
   }
 
   private async createAccount(input: RegisterInput, role: Role): Promise<UserRecord> {
-    const email = normaliseEmail(input.email);
-    const id = uuidv7();
-    if (!(await this.emailKeys.claim(email, id))) throw duplicateEmail();
     try {
-      const created = await this.users.create({
-        _id: id,
+      return await this.users.create({
+        _id: uuidv7(),
         name: input.name.trim(),
-        email,
+        email: normaliseEmail(input.email),
         passwordHash: await this.hasher.hash(input.password),
         role,
       });
-      return created.toObject();
     } catch (error) {
-      await this.emailKeys.release(email, id);
+      // The unique email index is what makes an address belong to one account.
       if (isDuplicateKeyError(error)) throw duplicateEmail();
       throw error;
     }

@@ -1,10 +1,9 @@
 import { generateSecret, generateURI, verify } from "otplib";
 import { ConflictError, BadRequestError, InvalidTokenError } from "../../errors/app-errors";
 import { ValidationError } from "../../errors/app-errors";
-import type { Claims } from "../../db/claims";
 import type { RateLimits } from "../../rate-limits/rate-limits";
-import type { UserModel, UserRecord } from "../users/user.model";
-import type { AccessCache } from "./access-cache";
+import type { UserRecord } from "../users/user.model";
+import type { UserRepository } from "../users/user.repository";
 import type { PasswordHasher } from "./password-hasher";
 
 export const MFA_ISSUER = "Chaplaincy Membership";
@@ -23,19 +22,15 @@ export interface MfaSetup {
  */
 export class MfaService {
   constructor(
-    private readonly users: UserModel,
-    private readonly access: AccessCache,
+    private readonly users: UserRepository,
     private readonly hasher: PasswordHasher,
     private readonly limits: RateLimits,
-    private readonly claims: Claims,
   ) {}
 
   async setup(user: UserRecord): Promise<MfaSetup> {
     if (user.mfaEnabled) throw new ConflictError("MFA is already enabled; disable it first");
     const secret = generateSecret();
-    await this.access.write([{ userId: user._id }], () =>
-      this.users.updateOne({ _id: user._id }, { $set: { mfaPendingSecret: secret } }),
-    );
+    await this.users.setPendingMfaSecret(user._id, secret);
     return {
       secret,
       otpauthUri: generateURI({ issuer: MFA_ISSUER, label: user.email, secret }),
@@ -48,23 +43,7 @@ export class MfaService {
     const step = await this.matchingStep(user.mfaPendingSecret, code, null);
     if (step === undefined)
       throw new InvalidTokenError("The code does not match; try the next one");
-    const pendingSecret = user.mfaPendingSecret;
-    const updated = await this.access.write([{ userId: user._id }], () =>
-      this.users
-        .findOneAndUpdate(
-          { _id: user._id, mfaPendingSecret: pendingSecret },
-          {
-            $set: {
-              mfaEnabled: true,
-              mfaSecret: pendingSecret,
-              mfaPendingSecret: null,
-              mfaLastStep: step,
-            },
-          },
-          { returnDocument: "after" },
-        )
-        .lean(),
-    );
+    const updated = await this.users.enableMfa(user._id, user.mfaPendingSecret, step);
     if (!updated) throw new ConflictError("MFA setup changed meanwhile; start again");
     return updated;
   }
@@ -82,17 +61,7 @@ export class MfaService {
       throw new InvalidTokenError("The code does not match; try the next one");
     }
     await this.limits.resetLoginFailures(lockKey);
-    const updated = await this.access.write([{ userId: user._id }], () =>
-      this.users
-        .findByIdAndUpdate(
-          user._id,
-          {
-            $set: { mfaEnabled: false, mfaSecret: null, mfaPendingSecret: null, mfaLastStep: null },
-          },
-          { returnDocument: "after" },
-        )
-        .lean(),
-    );
+    const updated = await this.users.disableMfa(user._id);
     return updated ?? user;
   }
 
@@ -111,15 +80,7 @@ export class MfaService {
     if (!user.mfaSecret) return false;
     const step = await this.matchingStep(user.mfaSecret, code, user.mfaLastStep);
     if (step === undefined) return false;
-    // One use per time step even when two logins race with the same code (see Claims).
-    if (!(await this.claims.take(`totp:${user._id}:${step}`))) return false;
-    const recorded = await this.access.write([{ userId: user._id }], () =>
-      this.users.updateOne(
-        { _id: user._id, mfaLastStep: user.mfaLastStep },
-        { $set: { mfaLastStep: step } },
-      ),
-    );
-    return recorded.modifiedCount === 1;
+    return this.users.recordMfaStep(user._id, user.mfaSecret, step);
   }
 
   private async matchingStep(

@@ -38,7 +38,10 @@ const sessionSchema = new Schema<SessionRecord>(
   },
   { versionKey: false },
 );
-sessionSchema.index({ userId: 1 });
+// A user's sessions newest first (subject access); ending or erasing them all uses its prefix.
+sessionSchema.index({ userId: 1, createdAt: -1, _id: -1 });
+// A session past its absolute end can never be used again.
+sessionSchema.index({ expiresAt: 1 }, { expireAfterSeconds: 0 });
 
 export type SessionModel = Model<SessionRecord>;
 

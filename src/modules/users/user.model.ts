@@ -54,10 +54,13 @@ const userSchema = new Schema<UserRecord>(
   },
   { timestamps: true, versionKey: false },
 );
-userSchema.index({ createdAt: -1 });
-userSchema.index({ verificationCodeHash: 1 });
-userSchema.index({ resetTokenHash: 1 });
-userSchema.index({ role: 1 });
+// The email's unique index (above) finds accounts by email and refuses a second account with one.
+userSchema.index({ createdAt: -1, _id: -1 });
+// A code or token is looked up by its hash while it has not expired.
+userSchema.index({ verificationCodeHash: 1, verificationExpiresAt: 1 });
+userSchema.index({ resetTokenHash: 1, resetExpiresAt: 1 });
+// Whether an administrator remains who is not being erased.
+userSchema.index({ role: 1, deletingSince: 1 });
 
 export type UserModel = Model<UserRecord>;
 

@@ -1,14 +1,12 @@
 import { isDuplicateKeyError } from "../../db/errors";
-import { lessThan } from "../../db/operators";
 import { ConflictError, NotFoundError } from "../../errors/app-errors";
 import type { Caller } from "../../graphql/context";
-import type { AccessCache } from "../auth/access-cache";
 import type { EmailVerificationService } from "../auth/email-verification.service";
 import { normaliseEmail } from "./email";
 import { Role } from "./role";
 import type { UpdateCurrentUserArgs, UserListArgs } from "./user.input";
-import type { UserEmailKeys } from "./user-email-keys";
-import type { UserModel, UserRecord } from "./user.model";
+import type { UserRecord } from "./user.model";
+import type { ProfileChanges, UserRepository } from "./user.repository";
 import { User, type UserList } from "./user.type";
 
 /** What other modules do when an account changes: erase their data, follow a new email. */
@@ -23,29 +21,25 @@ const STALE_DELETION_MS = 60_000;
 /** Accounts as their owners and administrators manage them (contract §5). */
 export class UsersService {
   constructor(
-    private readonly users: UserModel,
-    private readonly access: AccessCache,
-    private readonly emailKeys: UserEmailKeys,
+    private readonly users: UserRepository,
     private readonly verification: EmailVerificationService,
     private readonly hooks: AccountHooks,
   ) {}
 
   async get(id: string): Promise<UserRecord> {
-    const user = await this.users.findById(id).lean();
+    const user = await this.users.findById(id);
     if (!user || user.deletingSince) throw new NotFoundError("No user has this id");
     return user;
   }
 
+  /**
+   * The total is the collection's size: an account being erased (for the seconds that takes)
+   * still counts, which a count that skipped it could not read from an index.
+   */
   async list(args: UserListArgs): Promise<Omit<UserList, "code" | "message">> {
-    const filter = { deletingSince: null };
     const [records, total] = await Promise.all([
-      this.users
-        .find(filter)
-        .sort({ createdAt: -1, _id: -1 })
-        .skip(args.offset)
-        .limit(args.limit)
-        .lean(),
-      this.users.countDocuments(filter),
+      this.users.listNewestFirst(args.offset, args.limit),
+      this.users.estimatedCount(),
     ]);
     return {
       total,
@@ -60,24 +54,14 @@ export class UsersService {
 
   /** A changed email is unverified until its new code comes back. */
   async updateCurrent(caller: Caller, args: UpdateCurrentUserArgs): Promise<UserRecord> {
-    const changes: Partial<UserRecord> = {};
+    const changes: ProfileChanges = {};
     if (args.name !== undefined && args.name !== null) changes.name = args.name.trim();
     if (args.avatar !== undefined) changes.avatar = args.avatar;
     const email = args.email ? normaliseEmail(args.email) : undefined;
     const emailChanged = email !== undefined && email !== caller.user.email;
+    if (emailChanged) Object.assign(changes, { email, isEmailVerified: false });
+    const updated = await this.applyUpdate(caller.id, changes);
     if (emailChanged) {
-      Object.assign(changes, { email, isEmailVerified: false });
-      if (!(await this.emailKeys.claim(email, caller.id))) throw emailTaken();
-    }
-    let updated: UserRecord;
-    try {
-      updated = await this.applyUpdate(caller.id, changes);
-    } catch (error) {
-      if (emailChanged) await this.emailKeys.release(email, caller.id);
-      throw error;
-    }
-    if (emailChanged) {
-      await this.emailKeys.release(caller.user.email, caller.id);
       for (const follow of this.hooks.emailChanged) await follow(updated._id, updated.email);
       await this.verification.issue(updated);
     }
@@ -91,63 +75,38 @@ export class UsersService {
    */
   async delete(targetId: string): Promise<void> {
     const target = await this.markDeleting(targetId);
-    if (target.role === Role.ADMIN) {
-      const remaining = await this.users.countDocuments({ role: Role.ADMIN, deletingSince: null });
-      if (remaining === 0) {
-        await this.access.write([{ userId: targetId }], () =>
-          this.users.updateOne({ _id: targetId }, { $set: { deletingSince: null } }),
-        );
-        throw new ConflictError(
-          "The last administrator cannot be deleted; make another account ADMIN first",
-        );
-      }
+    if (target.role === Role.ADMIN && !(await this.users.anyAdminStaying())) {
+      await this.users.unmarkDeleting(targetId);
+      throw new ConflictError(
+        "The last administrator cannot be deleted; make another account ADMIN first",
+      );
     }
     for (const erase of this.hooks.erasers) await erase({ id: targetId, email: target.email });
-    await this.access.write([{ userId: targetId }], () => this.users.deleteOne({ _id: targetId }));
-    await this.emailKeys.release(target.email, targetId);
+    await this.users.delete(targetId);
   }
 
   private async markDeleting(id: string): Promise<UserRecord> {
     const now = new Date();
-    const marked = await this.access.write([{ userId: id }], () =>
-      this.users
-        .findOneAndUpdate(
-          {
-            _id: id,
-            $or: [
-              { deletingSince: null },
-              { deletingSince: lessThan(new Date(now.getTime() - STALE_DELETION_MS)) },
-            ],
-          },
-          { $set: { deletingSince: now } },
-          { returnDocument: "after" },
-        )
-        .lean(),
-    );
+    const staleBefore = new Date(now.getTime() - STALE_DELETION_MS);
+    const marked = await this.users.markDeleting(id, now, staleBefore);
     if (marked) return marked;
-    if (await this.users.exists({ _id: id })) {
+    if (await this.users.exists(id)) {
       throw new ConflictError("This account is already being deleted");
     }
     throw new NotFoundError("No user has this id");
   }
 
-  private async applyUpdate(id: string, changes: Partial<UserRecord>): Promise<UserRecord> {
+  private async applyUpdate(id: string, changes: ProfileChanges): Promise<UserRecord> {
+    let updated: UserRecord | null;
     try {
-      const updated = await this.access.write([{ userId: id }], () =>
-        this.users
-          .findOneAndUpdate(
-            { _id: id, deletingSince: null },
-            { $set: changes },
-            { returnDocument: "after" },
-          )
-          .lean(),
-      );
-      if (!updated) throw new NotFoundError("No user has this id");
-      return updated;
+      updated = await this.users.updateProfile(id, changes);
     } catch (error) {
+      // The unique email index refuses an address another account has.
       if (isDuplicateKeyError(error)) throw emailTaken();
       throw error;
     }
+    if (!updated) throw new NotFoundError("No user has this id");
+    return updated;
   }
 }
 

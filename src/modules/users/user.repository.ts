@@ -1,0 +1,195 @@
+import type { ProjectionType } from "mongoose";
+import { findByIds } from "../../db/by-ids";
+import { greaterThan, lessThan } from "../../db/operators";
+import { Role } from "./role";
+import type { UserModel, UserRecord } from "./user.model";
+
+export type NewUser = Pick<UserRecord, "_id" | "name" | "email" | "passwordHash" | "role"> &
+  Partial<Pick<UserRecord, "isEmailVerified">>;
+
+/** The fields a profile update may change. */
+export type ProfileChanges = Partial<
+  Pick<UserRecord, "name" | "avatar" | "email" | "isEmailVerified">
+>;
+
+/**
+ * Every read and write of the users collection. A duplicate email surfaces as the unique
+ * index's error (isDuplicateKeyError) from `create` and `updateProfile`.
+ */
+export class UserRepository {
+  constructor(private readonly users: UserModel) {}
+
+  async create(user: NewUser): Promise<UserRecord> {
+    return (await this.users.create(user)).toObject();
+  }
+
+  findById(id: string, projection?: ProjectionType<UserRecord>): Promise<UserRecord | null> {
+    return this.users.findById(id, projection).lean<UserRecord>();
+  }
+
+  /** `email` already normalised. */
+  findByEmail(email: string, projection?: ProjectionType<UserRecord>): Promise<UserRecord | null> {
+    return this.users.findOne({ email }, projection).lean<UserRecord>();
+  }
+
+  /** In the order of `ids`, leaving out accounts that are gone (one `_id $in` read). */
+  findByIds(ids: readonly string[], projection?: Record<string, 1>): Promise<UserRecord[]> {
+    return findByIds(this.users, ids, projection);
+  }
+
+  async exists(id: string): Promise<boolean> {
+    return (await this.users.exists({ _id: id })) !== null;
+  }
+
+  /** Newest first, leaving out accounts being erased. */
+  listNewestFirst(offset: number, limit: number): Promise<UserRecord[]> {
+    return this.users
+      .find({ deletingSince: null })
+      .sort({ createdAt: -1, _id: -1 })
+      .skip(offset)
+      .limit(limit)
+      .lean<UserRecord[]>();
+  }
+
+  /** The whole collection: a count with an empty filter cannot use an index. */
+  estimatedCount(): Promise<number> {
+    return this.users.estimatedDocumentCount();
+  }
+
+  async anyAdminStaying(): Promise<boolean> {
+    return (await this.users.exists({ role: Role.ADMIN, deletingSince: null })) !== null;
+  }
+
+  /** Null when the account is gone or being erased. */
+  updateProfile(id: string, changes: ProfileChanges): Promise<UserRecord | null> {
+    return this.users
+      .findOneAndUpdate(
+        { _id: id, deletingSince: null },
+        { $set: changes },
+        { returnDocument: "after" },
+      )
+      .lean<UserRecord>();
+  }
+
+  /** Marks the account as being erased unless a deletion started after `staleBefore`. */
+  markDeleting(id: string, now: Date, staleBefore: Date): Promise<UserRecord | null> {
+    return this.users
+      .findOneAndUpdate(
+        {
+          _id: id,
+          $or: [{ deletingSince: null }, { deletingSince: lessThan(staleBefore) }],
+        },
+        { $set: { deletingSince: now } },
+        { returnDocument: "after" },
+      )
+      .lean<UserRecord>();
+  }
+
+  async unmarkDeleting(id: string): Promise<void> {
+    await this.users.updateOne({ _id: id }, { $set: { deletingSince: null } });
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.users.deleteOne({ _id: id });
+  }
+
+  async setVerificationCode(id: string, codeHash: string, expiresAt: Date): Promise<void> {
+    await this.users.updateOne(
+      { _id: id },
+      { $set: { verificationCodeHash: codeHash, verificationExpiresAt: expiresAt } },
+    );
+  }
+
+  /** Verifies the account of a live code and burns the code, in one write. */
+  verifyByCode(codeHash: string, now: Date): Promise<UserRecord | null> {
+    return this.users
+      .findOneAndUpdate(
+        { verificationCodeHash: codeHash, verificationExpiresAt: greaterThan(now) },
+        {
+          $set: { isEmailVerified: true, verificationCodeHash: null, verificationExpiresAt: null },
+        },
+        { returnDocument: "after" },
+      )
+      .lean<UserRecord>();
+  }
+
+  async setResetToken(id: string, tokenHash: string, expiresAt: Date): Promise<void> {
+    await this.users.updateOne(
+      { _id: id },
+      { $set: { resetTokenHash: tokenHash, resetExpiresAt: expiresAt } },
+    );
+  }
+
+  async hasLiveResetToken(tokenHash: string, now: Date): Promise<boolean> {
+    const found = await this.users.exists({
+      resetTokenHash: tokenHash,
+      resetExpiresAt: greaterThan(now),
+    });
+    return found !== null;
+  }
+
+  /**
+   * Sets the password and burns the token in one write, so of two resets with one token only
+   * one matches. The mail round trip proved the address, so it counts as verified.
+   */
+  resetPassword(tokenHash: string, now: Date, passwordHash: string): Promise<UserRecord | null> {
+    return this.users
+      .findOneAndUpdate(
+        { resetTokenHash: tokenHash, resetExpiresAt: greaterThan(now) },
+        {
+          $set: { passwordHash, resetTokenHash: null, resetExpiresAt: null, isEmailVerified: true },
+        },
+        // No projection: FerretDB v1 does not implement findAndModify's `fields`.
+      )
+      .lean<UserRecord>();
+  }
+
+  async setPendingMfaSecret(id: string, secret: string): Promise<void> {
+    await this.users.updateOne({ _id: id }, { $set: { mfaPendingSecret: secret } });
+  }
+
+  /** Null when the pending secret changed meanwhile (another setup or enable won). */
+  enableMfa(id: string, pendingSecret: string, step: number): Promise<UserRecord | null> {
+    return this.users
+      .findOneAndUpdate(
+        { _id: id, mfaPendingSecret: pendingSecret },
+        {
+          $set: {
+            mfaEnabled: true,
+            mfaSecret: pendingSecret,
+            mfaPendingSecret: null,
+            mfaLastStep: step,
+          },
+        },
+        { returnDocument: "after" },
+      )
+      .lean<UserRecord>();
+  }
+
+  disableMfa(id: string): Promise<UserRecord | null> {
+    return this.users
+      .findOneAndUpdate(
+        { _id: id },
+        { $set: { mfaEnabled: false, mfaSecret: null, mfaPendingSecret: null, mfaLastStep: null } },
+        { returnDocument: "after" },
+      )
+      .lean<UserRecord>();
+  }
+
+  /**
+   * Records a TOTP step only if no equal or later one was accepted under this secret: of two
+   * logins racing with one code, one matches.
+   */
+  async recordMfaStep(id: string, secret: string, step: number): Promise<boolean> {
+    const result = await this.users.updateOne(
+      {
+        _id: id,
+        mfaEnabled: true,
+        mfaSecret: secret,
+        $or: [{ mfaLastStep: null }, { mfaLastStep: lessThan(step) }],
+      },
+      { $set: { mfaLastStep: step } },
+    );
+    return result.modifiedCount === 1;
+  }
+}
