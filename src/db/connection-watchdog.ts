@@ -13,6 +13,9 @@ import { clientOptionsFor } from "./connection";
  * The watchdog notices that state, the driver calling the server Unknown while a fresh
  * connection to the same address answers, and replaces the client's topology (close, then
  * connect). Mongoose's models keep working: they reach the topology through the same client.
+ *
+ * An embedded engine that dies is restarted on the same address (src/db/engine-supervisor.ts),
+ * so the same client meets it again after every restart, and any restart can strand it this way.
  */
 
 export interface WatchdogOptions {

@@ -103,6 +103,16 @@ it("with the watchdog the same connection reads and writes again within seconds"
   expect(await watched.things.countDocuments()).toBe(2);
 }, 30_000);
 
+it("recovers the same connection again the next time, as an engine restarted more than once needs", async () => {
+  const watched = await fixture(true);
+  await watched.things.create({ _id: "before", label: "written before the faults" });
+  for (const fault of [1, 2]) {
+    await strandTheDriver(watched);
+    expect(await msUntilReadable(watched.things, RECOVERY_BOUND_MS)).toBeDefined();
+    expect(watched.watchdog!.reconnects()).toBe(fault);
+  }
+}, 45_000);
+
 it("leaves a healthy connection alone", async () => {
   const healthy = await fixture(true);
   await healthy.things.create({ _id: "before", label: "fine" });
