@@ -156,7 +156,7 @@ export async function seedDemo(
 
 /** Decisions need a reviewer: the first administrator, or a demo one when there is none. */
 async function ensureReviewer(model: ReturnType<typeof createUserModel>, passwordHash: string) {
-  const admin = await model.findOne({ role: Role.ADMIN }, { _id: 1 }).lean();
+  const admin = await model.findOne({ deletingSince: null, role: Role.ADMIN }, { _id: 1 }).lean();
   if (admin) return admin._id;
   const reviewer = await model.create({
     name: "Demo Reviewer",

@@ -333,7 +333,9 @@ describe("the last administrator", () => {
       const second = await buildAdmin(lone);
       const leaving = await api(lone).delete(CURRENT).set(bearer(root));
       expect(leaving.status).toBe(204);
-      expect(await lone.services.models.users.countDocuments({ role: Role.ADMIN })).toBe(1);
+      expect(
+        await lone.services.models.users.countDocuments({ deletingSince: null, role: Role.ADMIN }),
+      ).toBe(1);
 
       const refused = await api(lone).delete(CURRENT).set(bearer(second));
       expect(refused.status).toBe(409);
@@ -358,7 +360,7 @@ describe("GET /users (admin)", () => {
     }
   });
 
-  const totalUsers = () => app.services.models.users.countDocuments();
+  const totalUsers = () => app.services.models.users.estimatedDocumentCount();
 
   it("answers the list envelope with defaults limit 20, offset 0, newest first", async () => {
     const total = await totalUsers();
@@ -539,11 +541,11 @@ describe("DELETE /users/{userId} (admin)", () => {
   });
 
   it("answers 404 NOT_FOUND for an unknown id", async () => {
-    const before = await app.services.models.users.countDocuments();
+    const before = await app.services.models.users.estimatedDocumentCount();
     const response = await api().delete(`${USERS}/${UNKNOWN_ID}`).set(bearer(admin));
     expect(response.status).toBe(404);
     expect(response.body).toMatchObject({ code: "NOT_FOUND", message: expect.any(String) });
-    expect(await app.services.models.users.countDocuments()).toBe(before);
+    expect(await app.services.models.users.estimatedDocumentCount()).toBe(before);
   });
 
   it("answers 400 for an id that is not a UUID", async () => {

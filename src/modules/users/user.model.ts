@@ -59,8 +59,8 @@ userSchema.index({ createdAt: -1, _id: -1 });
 // A code or token is looked up by its hash while it has not expired.
 userSchema.index({ verificationCodeHash: 1, verificationExpiresAt: 1 });
 userSchema.index({ resetTokenHash: 1, resetExpiresAt: 1 });
-// Whether an administrator remains who is not being erased.
-userSchema.index({ role: 1, deletingSince: 1 });
+// Whether an administrator remains who is not being erased, and how many accounts are.
+userSchema.index({ deletingSince: 1, role: 1 });
 
 export type UserModel = Model<UserRecord>;
 

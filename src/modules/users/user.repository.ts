@@ -56,6 +56,11 @@ export class UserRepository {
     return this.users.estimatedDocumentCount();
   }
 
+  /** Accounts marked for erasure: few, and found on the index that starts with the mark. */
+  countBeingErased(): Promise<number> {
+    return this.users.countDocuments({ deletingSince: greaterThan(new Date(0)) });
+  }
+
   async anyAdminStaying(): Promise<boolean> {
     return (await this.users.exists({ role: Role.ADMIN, deletingSince: null })) !== null;
   }

@@ -33,14 +33,16 @@ export class UsersService {
   }
 
   /**
-   * The total is the collection's size: an account being erased (for the seconds that takes)
-   * still counts, which a count that skipped it could not read from an index.
+   * The total leaves out accounts being erased, as the pages do (an erasure that failed
+   * half-way keeps its mark until retried); counting the rest directly would read them all.
    */
   async list(args: UserListArgs): Promise<Omit<UserList, "code" | "message">> {
-    const [records, total] = await Promise.all([
+    const [records, all, beingErased] = await Promise.all([
       this.users.listNewestFirst(args.offset, args.limit),
       this.users.estimatedCount(),
+      this.users.countBeingErased(),
     ]);
+    const total = Math.max(0, all - beingErased);
     return {
       total,
       limit: args.limit,
