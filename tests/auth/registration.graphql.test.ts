@@ -23,7 +23,7 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-const countUsers = () => app.services.models.users.countDocuments();
+const countUsers = () => app.services.models.users.estimatedDocumentCount();
 
 /** A GraphQL error answer: HTTP 200, no data, one error with the REST code and status. */
 function expectGraphqlError(result: GraphqlResult<unknown>, code: string, status: number): void {

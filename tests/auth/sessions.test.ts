@@ -299,14 +299,17 @@ describe("DELETE /auth/logout", () => {
     await rotate(other.refreshCookie);
   });
 
-  it("refuses a logout without a token (401 UNAUTHENTICATED)", async () => {
-    const sessionsBefore = await app.services.models.sessions.countDocuments({ revokedAt: null });
+  it("refuses a logout without a token (401 UNAUTHENTICATED) and ends no session", async () => {
+    const user = await buildUser(app);
+    const current = await signIn(user);
+    const liveSessions = () =>
+      app.services.models.sessions.countDocuments({ userId: user.id, revokedAt: null });
+    const sessionsBefore = await liveSessions();
     const response = await app.http().delete(`${AUTH}/logout`);
     expect(response.status).toBe(401);
     expect(response.body).toMatchObject({ code: "UNAUTHENTICATED", message: expect.any(String) });
-    expect(await app.services.models.sessions.countDocuments({ revokedAt: null })).toBe(
-      sessionsBefore,
-    );
+    expect(await liveSessions()).toBe(sessionsBefore);
+    await expectTokenAccepted(current.token, user);
   });
 
   it("refuses a second logout with the same, now ended, token (401)", async () => {
