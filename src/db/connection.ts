@@ -7,6 +7,8 @@ mongoose.set("strictQuery", true);
 export interface DatabaseOptions {
   uri: string;
   dbName: string;
+  /** Emit the driver's command events on the client (the test suite's index-coverage guard). */
+  monitorCommands?: boolean;
 }
 
 /** How long an operation may wait for a lost database before failing with 503 instead of hanging. */
@@ -24,6 +26,7 @@ export async function connectDatabase(options: DatabaseOptions): Promise<Connect
     ...clientOptionsFor(options.uri),
     dbName: options.dbName,
     serverSelectionTimeoutMS: SERVER_SELECTION_TIMEOUT_MS,
+    monitorCommands: options.monitorCommands ?? false,
     // Indexes are built once at start by src/db/indexes.ts, which also handles engines
     // without TTL indexes.
     autoIndex: false,
