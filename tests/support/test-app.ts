@@ -9,7 +9,9 @@ import { loadConfig, type Config } from "../../src/config";
 import { connectDatabase } from "../../src/db/connection";
 import { createLogger } from "../../src/logger";
 import { startServer, type RunningServer } from "../../src/server";
+import { CommandRecorder, declaredIndexes } from "./command-recorder";
 import { BOOTSTRAP_ADMIN } from "./factories";
+import { describeUnserved, unservedQueries, type UnservedQuery } from "./index-coverage";
 import { TestMailbox } from "./mailbox";
 
 export const TEST_JWT_SECRET = "test-secret-0123456789-abcdefghijklmnopqrstuvwxyz";
@@ -26,6 +28,8 @@ export interface TestApp {
     variables?: V,
     token?: string,
   ) => Promise<GraphqlResult<R>>;
+  /** The queries sent so far that no declared index serves; `close` fails when there are any. */
+  unservedQueries: () => UnservedQuery[];
   close: () => Promise<void>;
 }
 
@@ -95,7 +99,9 @@ export async function startTestApp(
     ...RELAXED_LIMITS,
     ...env,
   });
-  const connection = await connectDatabase({ uri, dbName: config.dbName });
+  const connection = await connectDatabase({ uri, dbName: config.dbName, monitorCommands: true });
+  const recorder = new CommandRecorder(connection.getClient());
+  const unserved = () => unservedQueries(recorder.commands(), declaredIndexes(connection));
   const logFile = captureLogs(config.dbName);
   const log = logFile
     ? createLogger({ ...config, logLevel: "debug" }, logFile)
@@ -115,12 +121,18 @@ export async function startTestApp(
       const response = await request.send({ query: print(document), variables: variables ?? {} });
       return { status: response.status, ...(response.body as object) };
     },
+    unservedQueries: unserved,
     close: async () => {
       await running.close();
       await mail.close();
+      // Judged before the database goes, and thrown once everything is closed: the test file
+      // fails when production would scan a collection or sort in memory for one of its queries.
+      const scans = unserved();
+      recorder.stop();
       await connection.dropDatabase();
       await connection.close();
       logFile?.end();
+      if (scans.length > 0) throw new Error(describeUnserved(scans));
     },
   };
 }
@@ -136,10 +148,12 @@ export async function startTwoInstances(): Promise<{
   return {
     first,
     second,
-    // The second goes first: the first's close drops the shared database.
+    // The second goes first: the first's close drops the shared database. Both close even
+    // when the second's queries fail the index-coverage guard.
     closeBoth: async () => {
-      await second.close();
-      await first.close();
+      const failures: unknown[] = [];
+      for (const app of [second, first]) await app.close().catch((error) => failures.push(error));
+      if (failures.length > 0) throw new Error(failures.map(String).join("\n"));
     },
   };
 }
