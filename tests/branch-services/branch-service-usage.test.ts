@@ -1,4 +1,4 @@
-import { BranchDirectory } from "../../src/modules/branch-services/branch-directory";
+import { BranchServiceRepository } from "../../src/modules/branch-services/branch-service.repository";
 import { BranchServiceService } from "../../src/modules/branch-services/branch-service.service";
 import { Role } from "../../src/modules/users/role";
 import { buildAdmin, buildBranchService } from "../support/factories";
@@ -16,10 +16,8 @@ it("refuses to delete a branch that member records name (409) and keeps it", asy
   const admin = await buildAdmin(app);
   const branch = await buildBranchService(app, admin);
   const inUse = new Set([branch.id]);
-  const branches = app.services.models.branchServices;
   const service = new BranchServiceService(
-    branches,
-    new BranchDirectory(app.services.connection, branches),
+    new BranchServiceRepository(app.services.models.branchServices),
     (id) => Promise.resolve(inUse.has(id)),
   );
   const caller = { id: admin.id, role: Role.ADMIN, sessionId: "s", user: {} as never };

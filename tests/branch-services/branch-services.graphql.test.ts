@@ -81,7 +81,7 @@ describe("branch services through /graphql", () => {
     expect(anonymous.errors![0].extensions).toMatchObject({ code: "UNAUTHENTICATED", status: 401 });
     const forbidden = await app.graphql(CreateBranchServiceDocument, variables, member.token);
     expect(forbidden.errors![0].extensions).toMatchObject({ code: "FORBIDDEN", status: 403 });
-    expect(await app.services.models.branchServices.exists({ title: "Seafarers" })).toBeNull();
+    expect(await app.services.models.branchServices.exists({ titleKey: "seafarers" })).toBeNull();
   });
 
   it("reports validation failures with the same field paths as REST", async () => {

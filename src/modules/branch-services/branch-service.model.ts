@@ -8,6 +8,8 @@ export interface BranchServiceRecord {
   /** Lower-cased title: unique, so two branches cannot differ only in case. */
   titleKey: string;
   description: string;
+  /** Title and description, lower-cased, for `search` (searchableText in src/db/page-query.ts). */
+  searchText: string;
   sections: SectionRecord[];
   createdAt: Date;
   updatedAt: Date;
@@ -19,11 +21,14 @@ const branchServiceSchema = new Schema<BranchServiceRecord>(
     title: { type: String, required: true },
     titleKey: { type: String, required: true, unique: true },
     description: { type: String, required: true },
+    searchText: { type: String, required: true },
     sections: { type: [sectionSchema], default: [] },
   },
   { timestamps: true, versionKey: false },
 );
-branchServiceSchema.index({ createdAt: -1 });
+// The list: newest first, ids (UUID v7) breaking ties.
+branchServiceSchema.index({ createdAt: -1, _id: -1 });
+branchServiceSchema.index({ searchText: 1 });
 
 export type BranchServiceModel = Model<BranchServiceRecord>;
 

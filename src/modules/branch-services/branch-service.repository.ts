@@ -1,0 +1,74 @@
+import { oneOf } from "../../db/operators";
+import {
+  findPage,
+  searchableText,
+  searchFilter,
+  type FoundPage,
+  type PageWindow,
+} from "../../db/page-query";
+import type { BranchServiceModel, BranchServiceRecord } from "./branch-service.model";
+
+export type BranchChanges = Partial<
+  Pick<BranchServiceRecord, "title" | "titleKey" | "description" | "searchText" | "sections">
+>;
+
+/** Every database call on branches of service. */
+export class BranchServiceRepository {
+  constructor(private readonly branches: BranchServiceModel) {}
+
+  /** Newest first; `search` looks in the title and the description. */
+  page(query: PageWindow & { search?: string | null }): Promise<FoundPage<BranchServiceRecord>> {
+    return findPage(this.branches, searchFilter(query.search), { createdAt: -1, _id: -1 }, query);
+  }
+
+  findById(id: string): Promise<BranchServiceRecord | null> {
+    return this.branches.findById(id).lean<BranchServiceRecord>().exec();
+  }
+
+  /** Fails with a duplicate key error when another branch has the same titleKey. */
+  async insert(
+    record: Omit<BranchServiceRecord, "createdAt" | "updatedAt">,
+  ): Promise<BranchServiceRecord> {
+    return (await this.branches.create(record)).toObject();
+  }
+
+  update(id: string, changes: BranchChanges): Promise<BranchServiceRecord | null> {
+    return this.branches
+      .findByIdAndUpdate(id, { $set: changes }, { returnDocument: "after", runValidators: true })
+      .lean<BranchServiceRecord>()
+      .exec();
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.branches.deleteOne({ _id: id }).exec();
+  }
+
+  /** Id and title of each of these branches that exists. */
+  withIds(ids: readonly string[]): Promise<Pick<BranchServiceRecord, "_id" | "title">[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.branches
+      .find({ _id: oneOf([...new Set(ids)]) }, { title: 1 })
+      .lean<Pick<BranchServiceRecord, "_id" | "title">[]>()
+      .exec();
+  }
+
+  /** Branches written before searchText existed get it (a migration step). Returns how many. */
+  async backfillSearchText(): Promise<number> {
+    let changed = 0;
+    const stale = this.branches
+      .find({ searchText: null }, { title: 1, description: 1 })
+      .lean<Pick<BranchServiceRecord, "_id" | "title" | "description">[]>()
+      .cursor({ batchSize: 500 });
+    for await (const branch of stale) {
+      const { modifiedCount } = await this.branches
+        .updateOne(
+          { _id: branch._id, searchText: null },
+          { $set: { searchText: searchableText(branch.title, branch.description) } },
+          { timestamps: false },
+        )
+        .exec();
+      changed += modifiedCount;
+    }
+    return changed;
+  }
+}
