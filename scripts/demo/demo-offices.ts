@@ -1,7 +1,10 @@
 import type { Connection } from "mongoose";
 import { uuidv7 } from "../../src/db/uuid";
 import { OfficeLevel, rankOf } from "../../src/modules/offices/office-level";
-import { createOfficeHolderModel } from "../../src/modules/offices/office-holder.model";
+import { oneOf } from "../../src/db/operators";
+import { searchableText } from "../../src/db/page-query";
+import { createMemberModel } from "../../src/modules/members/member.model";
+import { createOfficeHolderModel, runningKey } from "../../src/modules/offices/office-holder.model";
 import { createOfficeModel, type OfficeRecord } from "../../src/modules/offices/office.model";
 import type { SectionType } from "../../src/modules/sections/section.type";
 import { REGIONS } from "./places";
@@ -109,11 +112,16 @@ export async function seedDemoOffices(
   const offices = createOfficeModel(connection);
   const holders = createOfficeHolderModel(connection);
   await Promise.all([offices.init(), holders.init()]);
+  const wanted = demoOffices();
   const existing = new Set(
-    (await offices.find({}, { nameKey: 1 }).lean()).map((office) => office.nameKey),
+    (
+      await offices
+        .find({ nameKey: oneOf(wanted.map((office) => office.name.toLowerCase())) }, { nameKey: 1 })
+        .lean()
+    ).map((office) => office.nameKey),
   );
   const now = Date.now();
-  const created: OfficeRecord[] = demoOffices()
+  const created: OfficeRecord[] = wanted
     .filter((office) => !existing.has(office.name.toLowerCase()))
     .map((office) => ({
       _id: uuidv7(),
@@ -122,7 +130,10 @@ export async function seedDemoOffices(
       level: office.level,
       levelRank: rankOf(office.level),
       description: `Serves ${office.scope}.`,
+      searchText: searchableText(office.name, `Serves ${office.scope}.`),
       maxSlots: office.maxSlots,
+      activeHolders: 0,
+      slotsChangedAt: null,
       sections: [
         {
           _id: uuidv7(),
@@ -137,11 +148,13 @@ export async function seedDemoOffices(
       createdAt: new Date(now),
       updatedAt: new Date(now),
     }));
-  if (created.length > 0) await offices.insertMany(created, { lean: true });
 
   const queue = [...appointees];
-  const appointments = created.flatMap((office) =>
-    queue.splice(0, office.maxSlots ?? 12).map((appointee) => ({
+  const appointments = created.flatMap((office) => {
+    const staff = queue.splice(0, office.maxSlots ?? 12);
+    // Written straight to the database, so the counts appointments keep are set here.
+    office.activeHolders = staff.length;
+    return staff.map((appointee) => ({
       _id: uuidv7(),
       officeId: office._id,
       memberId: appointee.memberId,
@@ -152,10 +165,20 @@ export async function seedDemoOffices(
       endedAt: null,
       appointedBy,
       endedBy: null,
+      releasedAt: null,
+      slotKey: runningKey(office._id, appointee.memberId),
       createdAt: new Date(now),
       updatedAt: new Date(now),
-    })),
-  );
-  if (appointments.length > 0) await holders.insertMany(appointments, { lean: true });
+    }));
+  });
+  if (created.length > 0) await offices.insertMany(created, { lean: true });
+  if (appointments.length > 0) {
+    await holders.insertMany(appointments, { lean: true });
+    // Each appointee holds one office: its record counts it, so it cannot be archived meanwhile.
+    await createMemberModel(connection).updateMany(
+      { _id: oneOf(appointments.map((appointment) => appointment.memberId)) },
+      { $inc: { activeOffices: 1 } },
+    );
+  }
   return { offices: created.length, holders: appointments.length };
 }

@@ -17,6 +17,16 @@ export interface OfficeHolderRecord {
   endedAt: Date | null;
   appointedBy: string;
   endedBy: string | null;
+  /**
+   * When the term stopped counting against maxSlots (it was ended, or was found past its end
+   * date); null while it counts. Absent on appointments of an earlier version until migrated.
+   */
+  releasedAt: Date | null;
+  /**
+   * Unique: `runningKey(officeId, memberId)` while the term counts, so a member holds an office
+   * once at a time; the appointment's own id once it no longer does.
+   */
+  slotKey: string;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -33,12 +43,20 @@ const officeHolderSchema = new Schema<OfficeHolderRecord>(
     endedAt: { type: Date, default: null },
     appointedBy: { type: String, required: true },
     endedBy: { type: String, default: null },
+    releasedAt: { type: Date, default: null },
+    slotKey: { type: String, required: true },
   },
   { timestamps: true, versionKey: false },
 );
-officeHolderSchema.index({ officeId: 1, createdAt: -1 });
-officeHolderSchema.index({ memberId: 1, createdAt: -1 });
-officeHolderSchema.index({ userId: 1 });
+officeHolderSchema.index({ slotKey: 1 }, { unique: true });
+// Holders of an office and offices of a member, newest first: all of them, or the running ones.
+officeHolderSchema.index({ officeId: 1, createdAt: -1, _id: -1 });
+officeHolderSchema.index({ officeId: 1, releasedAt: 1, createdAt: -1, _id: -1 });
+officeHolderSchema.index({ memberId: 1, createdAt: -1, _id: -1 });
+officeHolderSchema.index({ memberId: 1, releasedAt: 1, createdAt: -1, _id: -1 });
+officeHolderSchema.index({ userId: 1, createdAt: -1, _id: -1 });
+// Running terms whose end date has passed.
+officeHolderSchema.index({ releasedAt: 1, endDate: 1 });
 
 export type OfficeHolderModel = Model<OfficeHolderRecord>;
 
@@ -52,4 +70,9 @@ export function isActive(
   now = new Date(),
 ) {
   return holder.endedAt === null && (holder.endDate === null || holder.endDate > now);
+}
+
+/** The slotKey of a running term: one per member and office. */
+export function runningKey(officeId: string, memberId: string): string {
+  return `${officeId}:${memberId}`;
 }

@@ -1,20 +1,19 @@
-import type { Claims } from "../../db/claims";
-import type { Locks } from "../../db/locks";
-import { greaterThan, oneOf } from "../../db/operators";
+import { isDuplicateKeyError } from "../../db/errors";
+import { uuidv7 } from "../../db/uuid";
 import { ConflictError, NotFoundError, ValidationError } from "../../errors/app-errors";
 import type { Caller } from "../../graphql/context";
 import { Pagination, type Page } from "../../graphql/envelopes";
-import { containsText } from "../../graphql/paging";
-import { memberLock } from "../members/member.service";
-import { isActive, type OfficeHolderModel, type OfficeHolderRecord } from "./office-holder.model";
+import { isActive, runningKey, type OfficeHolderRecord } from "./office-holder.model";
 import type {
   AppointOfficeHolderArgs,
   EndOfficeHolderArgs,
   HolderListArgs,
 } from "./office-holder.input";
+import type { HolderListQuery, OfficeHolderRepository } from "./office-holder.repository";
 import { OfficeHolder } from "./office-holder.type";
-import type { OfficeDirectory } from "./office-directory";
-import type { OfficeModel, OfficeRecord } from "./office.model";
+import type { OfficeReleases, OfficeSlots } from "./office-slots";
+import type { OfficeRecord } from "./office.model";
+import type { OfficeRepository } from "./office.repository";
 
 /** What the members module tells about a member record that is to hold an office. */
 export interface Appointee {
@@ -23,188 +22,195 @@ export interface Appointee {
   name: string;
 }
 
-export interface MemberDirectoryForOffices {
-  /** The record if it may hold an office now (404 / 409 otherwise). */
-  appointee(memberId: string): Promise<Appointee>;
+/** The members module's side of appointments (MemberService). */
+export interface OfficeMembers extends OfficeReleases {
+  /** Counts one more office held by an APPROVED, not archived record (404 / 409 otherwise). */
+  reserveForOffice(memberId: string): Promise<Appointee>;
   /** 404 when no member record has this id. */
   assertExists(memberId: string): Promise<void>;
 }
 
-/** The lock every change to an office's holders (and its slot count) takes. */
-export const officeLock = (officeId: string) => `office:${officeId}`;
+type OfficeLabel = Pick<OfficeRecord, "_id" | "name" | "level">;
+/** An appointment's own fields, before it is recorded. */
+type Appointment = Omit<
+  OfficeHolderRecord,
+  "_id" | "releasedAt" | "slotKey" | "createdAt" | "updatedAt"
+>;
+type HolderPage = Omit<Page<OfficeHolder>, "code" | "message">;
 
 /** Appointments of members to office titles, within each title's maxSlots. */
 export class OfficeHolderService {
   constructor(
-    private readonly holders: OfficeHolderModel,
-    private readonly offices: OfficeModel,
-    private readonly directory: OfficeDirectory,
-    private readonly members: MemberDirectoryForOffices,
-    private readonly locks: Locks,
-    private readonly claims: Claims,
+    private readonly holders: OfficeHolderRepository,
+    private readonly offices: OfficeRepository,
+    private readonly slots: OfficeSlots,
+    private readonly members: OfficeMembers,
   ) {}
 
   /**
-   * Appoints under the office's lock and then the member's: the count of active holders, the
-   * check that the member does not already hold the office and the insert are one step for
-   * every instance, so two appointments to the last slot cannot both succeed.
+   * Reserves the member, then a slot, then records the appointment, undoing the earlier
+   * steps when a later one fails: the member cannot be archived meanwhile, the slot count
+   * cannot be overrun, and the unique slotKey refuses a second running term of one member.
    */
   async appoint(caller: Caller, args: AppointOfficeHolderArgs): Promise<OfficeHolder> {
-    if (args.endDate && args.endDate <= args.startDate) {
+    const endDate = args.endDate ?? null;
+    if (endDate && endDate <= args.startDate) {
       throw ValidationError.field("endDate", "endDate must be after startDate");
     }
-    return this.locks.withLock(officeLock(args.id), async () => {
-      const office = await this.findOffice(args.id);
-      return this.locks.withLock(memberLock(args.memberId), async () => {
-        const appointee = await this.members.appointee(args.memberId);
-        const active = await this.activeOf({ officeId: office._id });
-        if (active.some((holder) => holder.memberId === appointee.id)) {
-          throw new ConflictError("This member already holds this office");
-        }
-        if (office.maxSlots !== null && active.length >= office.maxSlots) {
-          throw new ConflictError(
-            `All ${office.maxSlots} slot(s) of "${office.name}" are taken; end an appointment first`,
-          );
-        }
-        const holder = await this.directory.write(office._id, () =>
-          this.holders.create({
-            officeId: office._id,
-            memberId: appointee.id,
-            userId: appointee.userId,
-            name: appointee.name,
-            startDate: args.startDate,
-            endDate: args.endDate ?? null,
-            appointedBy: caller.id,
-          }),
-        );
-        return OfficeHolder.from(holder.toObject(), office);
-      });
-    });
+    const office = await this.findOffice(args.id);
+    const slotKey = runningKey(office._id, args.memberId);
+    if (await this.holders.findBySlotKey(slotKey)) throw alreadyHolds();
+    const member = await this.members.reserveForOffice(args.memberId);
+    const fields: Appointment = {
+      officeId: office._id,
+      memberId: member.id,
+      userId: member.userId,
+      name: member.name,
+      startDate: args.startDate,
+      endDate,
+      endedAt: null,
+      appointedBy: caller.id,
+      endedBy: null,
+    };
+    if (!isActive({ endedAt: null, endDate })) {
+      // A term already over takes no slot; the reservation only checked the member record.
+      await this.members.releaseFromOffice(member.id);
+      return this.recordPastTerm(office, fields, endDate!);
+    }
+    let record: OfficeHolderRecord;
+    try {
+      record = await this.recordRunningTerm(fields, slotKey);
+    } catch (error) {
+      await this.members.releaseFromOffice(member.id);
+      throw error;
+    }
+    return OfficeHolder.from(record, office);
   }
 
-  /** Ends a running appointment; it stays in the office's history. */
+  /** Ends a running appointment (one ender wins); it stays in the office's history. */
   async end(caller: Caller, args: EndOfficeHolderArgs): Promise<OfficeHolder> {
     const office = await this.findOffice(args.id);
-    const holder = await this.holders.findOne({ _id: args.holderId, officeId: office._id }).lean();
-    if (!holder) throw new NotFoundError("This office has no appointment with this id");
-    if (!isActive(holder) || !(await this.claims.take(`holder-end:${holder._id}`))) {
+    await this.slots.releaseLapsed();
+    const ended = await this.holders.release(
+      args.holderId,
+      { officeId: office._id, endedAt: null },
+      { endedAt: new Date(), endedBy: caller.id },
+    );
+    if (!ended) {
+      if (!(await this.holders.findOfOffice(args.holderId, office._id))) throw noSuchHolder();
       throw new ConflictError("The appointment has already ended");
     }
-    const ended = await this.directory.write(office._id, () =>
-      this.holders
-        .findByIdAndUpdate(
-          holder._id,
-          { $set: { endedAt: new Date(), endedBy: caller.id } },
-          { returnDocument: "after" },
-        )
-        .lean(),
-    );
-    if (!ended) throw new NotFoundError("This office has no appointment with this id");
+    await this.slots.giveBack(ended);
     return OfficeHolder.from(ended, office);
   }
 
-  async listOfOffice(args: HolderListArgs): Promise<Omit<Page<OfficeHolder>, "code" | "message">> {
+  async listOfOffice(args: HolderListArgs): Promise<HolderPage> {
     const office = await this.findOffice(args.id);
-    return this.page({ officeId: office._id }, args, new Map([[office._id, office]]));
+    return this.page({ officeId: office._id }, args, [office]);
   }
 
-  async listOfMember(args: HolderListArgs): Promise<Omit<Page<OfficeHolder>, "code" | "message">> {
+  async listOfMember(args: HolderListArgs): Promise<HolderPage> {
     await this.members.assertExists(args.id);
     return this.page({ memberId: args.id }, args);
   }
 
-  /** Active appointments per office, for `activeHolders`. */
-  async countActive(officeIds: string[]): Promise<Map<string, number>> {
-    const counts = new Map(officeIds.map((id) => [id, 0]));
-    if (officeIds.length === 0) return counts;
-    for (const holder of await this.activeOf({ officeId: oneOf(officeIds) })) {
-      counts.set(holder.officeId, (counts.get(holder.officeId) ?? 0) + 1);
-    }
-    return counts;
-  }
-
-  /** For the members module: a record holding an office cannot be archived or un-approved. */
-  async holdsActiveOffice(memberId: string): Promise<boolean> {
-    return (await this.activeOf({ memberId })).length > 0;
-  }
-
-  /** For deleting an office: its history goes with it. */
-  async deleteAllOfOffice(officeId: string): Promise<void> {
-    await this.holders.deleteMany({ officeId });
-  }
-
   /** Subject access: every appointment of the account, ended ones included, newest first. */
   async allOfUser(userId: string): Promise<OfficeHolder[]> {
-    const records = await this.holders.find({ userId }).sort({ createdAt: -1, _id: -1 }).lean();
-    const offices = await this.officesOf(records, new Map());
+    await this.slots.releaseLapsed();
+    return this.present(await this.holders.allOfUser(userId));
+  }
+
+  /** Erasure: the account's appointments go, their slots and member offices given back. */
+  async deleteAllOfUser(userId: string): Promise<void> {
+    for (const holder of await this.holders.countingOfUser(userId)) {
+      await this.slots.release(holder._id);
+    }
+    await this.holders.deleteAllOfUser(userId);
+  }
+
+  private async recordRunningTerm(
+    fields: Appointment,
+    slotKey: string,
+  ): Promise<OfficeHolderRecord> {
+    await this.slots.take(fields.officeId);
+    try {
+      return await this.holders.insert({ ...fields, _id: uuidv7(), releasedAt: null, slotKey });
+    } catch (error) {
+      // The member's reservation is the caller's to undo.
+      await this.offices.giveBackSlot(fields.officeId);
+      throw isDuplicateKeyError(error) ? alreadyHolds() : error;
+    }
+  }
+
+  /** A term that ended before it was recorded: history only, never counted. */
+  private async recordPastTerm(
+    office: OfficeRecord,
+    fields: Appointment,
+    endDate: Date,
+  ): Promise<OfficeHolder> {
+    const id = uuidv7();
+    const record = await this.holders.insert({
+      ...fields,
+      _id: id,
+      releasedAt: endDate,
+      slotKey: id,
+    });
+    // Deleting the title takes its appointments; one recorded after that would be orphaned.
+    if (!(await this.offices.findById(office._id))) {
+      await this.holders.deleteById(id);
+      throw new NotFoundError("No office title has this id");
+    }
+    return OfficeHolder.from(record, office);
+  }
+
+  private async page(
+    of: HolderListQuery["of"],
+    args: HolderListArgs,
+    known: OfficeLabel[] = [],
+  ): Promise<HolderPage> {
+    await this.slots.releaseLapsed();
+    const { records, total } = await this.holders.page({
+      of,
+      includeEnded: args.includeEnded,
+      search: args.search,
+      page: args.page,
+      limit: args.limit,
+    });
+    return {
+      data: await this.present(records, known),
+      pagination: Pagination.of(args.page, args.limit, total),
+    };
+  }
+
+  /** The appointments with their offices' names; ones whose office is gone are left out. */
+  private async present(
+    records: OfficeHolderRecord[],
+    known: OfficeLabel[] = [],
+  ): Promise<OfficeHolder[]> {
+    const offices = new Map(known.map((office) => [office._id, office]));
+    const missing = [...new Set(records.map((record) => record.officeId))].filter(
+      (id) => !offices.has(id),
+    );
+    for (const office of await this.offices.namesAndLevels(missing)) {
+      offices.set(office._id, office);
+    }
     return records.flatMap((record) => {
       const office = offices.get(record.officeId);
       return office ? [OfficeHolder.from(record, office)] : [];
     });
   }
 
-  /** Erasure: the departing account's appointments go with it. */
-  async deleteAllOfUser(userId: string): Promise<void> {
-    const { deletedCount } = await this.holders.deleteMany({ userId });
-    // Several titles may have lost a holder: every instance reads the titles again.
-    if (deletedCount > 0) await this.directory.bulkChanged();
-  }
-
-  private async page(
-    filter: Record<string, unknown>,
-    args: HolderListArgs,
-    knownOffices = new Map<string, OfficeRecord>(),
-  ): Promise<Omit<Page<OfficeHolder>, "code" | "message">> {
-    const search = args.search?.trim();
-    const query = {
-      ...filter,
-      ...(args.includeEnded ? {} : activeFilter()),
-      ...(search ? { name: containsText(search) } : {}),
-    };
-    const [records, total] = await Promise.all([
-      this.holders
-        .find(query)
-        .sort({ createdAt: -1, _id: -1 })
-        .skip((args.page - 1) * args.limit)
-        .limit(args.limit)
-        .lean(),
-      this.holders.countDocuments(query),
-    ]);
-    const offices = await this.officesOf(records, knownOffices);
-    return {
-      data: records.flatMap((record) => {
-        const office = offices.get(record.officeId);
-        return office ? [OfficeHolder.from(record, office)] : [];
-      }),
-      pagination: Pagination.of(args.page, args.limit, total),
-    };
-  }
-
-  private async officesOf(
-    records: OfficeHolderRecord[],
-    known: Map<string, OfficeRecord>,
-  ): Promise<Map<string, Pick<OfficeRecord, "_id" | "name" | "level">>> {
-    const missing = [...new Set(records.map((record) => record.officeId))].filter(
-      (id) => !known.has(id),
-    );
-    const found = missing.length
-      ? await this.offices.find({ _id: oneOf(missing) }, { name: 1, level: 1 }).lean()
-      : [];
-    return new Map([...known, ...found.map((office) => [office._id, office] as const)]);
-  }
-
-  private activeOf(filter: Record<string, unknown>): Promise<OfficeHolderRecord[]> {
-    return this.holders.find({ ...filter, ...activeFilter() }).lean();
-  }
-
   private async findOffice(id: string): Promise<OfficeRecord> {
-    const office = await this.offices.findById(id).lean();
+    const office = await this.offices.findById(id);
     if (!office) throw new NotFoundError("No office title has this id");
     return office;
   }
 }
 
-/** Not ended, and no end date or one still ahead (see isActive). */
-function activeFilter() {
-  return { endedAt: null, $or: [{ endDate: null }, { endDate: greaterThan(new Date()) }] };
+function alreadyHolds(): ConflictError {
+  return new ConflictError("This member already holds this office");
+}
+
+function noSuchHolder(): NotFoundError {
+  return new NotFoundError("This office has no appointment with this id");
 }

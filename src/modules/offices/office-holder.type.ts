@@ -72,7 +72,8 @@ export class OfficeHolder {
       startDate: record.startDate,
       endDate: record.endDate ?? null,
       endedAt: record.endedAt ?? null,
-      isActive: isActive(record),
+      // A term counts until it is released, or found past its end date (then released soon).
+      isActive: (record.releasedAt ?? null) === null && isActive(record),
       createdAt: record.createdAt,
     });
   }

@@ -12,8 +12,18 @@ export interface OfficeRecord {
   /** The level's place in the hierarchy (0 highest), so sorting by level follows it. */
   levelRank: number;
   description: string | null;
+  /** Name and description, lower-cased, for `search` (searchableText in src/db/page-query.ts). */
+  searchText: string;
   /** How many may hold the office at once; null for no limit. */
   maxSlots: number | null;
+  /**
+   * Slots taken: appointments that count against maxSlots, plus any being made right now.
+   * Appointments change it with conditional updates (see office-slots.ts). Absent on titles
+   * written by an earlier version or by another program, until a recount writes it.
+   */
+  activeHolders?: number;
+  /** When activeHolders last changed; a recount leaves a count alone while it is recent. */
+  slotsChangedAt?: Date | null;
   sections: SectionRecord[];
   createdAt: Date;
   updatedAt: Date;
@@ -27,12 +37,21 @@ const officeSchema = new Schema<OfficeRecord>(
     level: { type: String, enum: Object.values(OfficeLevel), required: true },
     levelRank: { type: Number, required: true },
     description: { type: String, default: null },
+    searchText: { type: String, required: true },
     maxSlots: { type: Number, default: null },
+    activeHolders: { type: Number, default: 0 },
+    slotsChangedAt: { type: Date, default: null },
     sections: { type: [sectionSchema], default: [] },
   },
   { timestamps: true, versionKey: false },
 );
-officeSchema.index({ createdAt: -1 });
+// The list's sorts, each walked either way; names are unique (nameKey), so they need no tie-breaker.
+officeSchema.index({ createdAt: 1, _id: 1 });
+officeSchema.index({ updatedAt: 1, _id: 1 });
+officeSchema.index({ searchText: 1 });
+// Titles of one level are listed by name ascending whichever way the levels run.
+officeSchema.index({ levelRank: 1, nameKey: 1 });
+officeSchema.index({ levelRank: -1, nameKey: 1 });
 
 export type OfficeModel = Model<OfficeRecord>;
 

@@ -1,13 +1,13 @@
 import { isDuplicateKeyError } from "../../db/errors";
+import { searchableText } from "../../db/page-query";
 import { uuidv7 } from "../../db/uuid";
-import type { Locks } from "../../db/locks";
 import { ConflictError, NotFoundError, ValidationError } from "../../errors/app-errors";
 import type { Caller } from "../../graphql/context";
 import { Pagination, type Page } from "../../graphql/envelopes";
 import { newSections, replaceSections } from "../sections/section.replace";
-import { activeHolders, type OfficeDirectory, type OfficeEntry } from "./office-directory";
 import { rankOf } from "./office-level";
-import { officeLock, type OfficeHolderService } from "./office-holder.service";
+import type { OfficeHolderRepository } from "./office-holder.repository";
+import type { OfficeSlots } from "./office-slots";
 import {
   OfficeSortBy,
   SortOrder,
@@ -15,15 +15,14 @@ import {
   type OfficeListArgs,
   type UpdateOfficeArgs,
 } from "./office.input";
-import type { OfficeModel, OfficeRecord } from "./office.model";
+import type { OfficeRecord } from "./office.model";
+import type { OfficeChanges, OfficeRepository, OfficeSortField } from "./office.repository";
 import { OfficeTitle } from "./office.type";
 
 const SECTION_RULES = { titleRequired: true };
 
-type SortField = "createdAt" | "updatedAt" | "nameKey" | "levelRank";
-
-/** Which stored field each sortBy orders by; ties fall back to name, then id. */
-const SORT_FIELDS: Record<OfficeSortBy, SortField> = {
+/** Which stored field each sortBy orders by. */
+const SORT_FIELDS: Record<OfficeSortBy, OfficeSortField> = {
   [OfficeSortBy.createdAt]: "createdAt",
   [OfficeSortBy.updatedAt]: "updatedAt",
   [OfficeSortBy.name]: "nameKey",
@@ -34,116 +33,110 @@ const SORT_FIELDS: Record<OfficeSortBy, SortField> = {
 /** Office titles (contract §7). Any signed-in caller reads; the resolver gates writes to admins. */
 export class OfficeService {
   constructor(
-    private readonly offices: OfficeModel,
-    private readonly directory: OfficeDirectory,
-    private readonly holders: OfficeHolderService,
-    private readonly locks: Locks,
+    private readonly offices: OfficeRepository,
+    private readonly holders: OfficeHolderRepository,
+    private readonly slots: OfficeSlots,
   ) {}
 
-  /** From the office directory: sort, search and count need every title and its holders. */
+  /** Lapsed terms are released first, so the holder counts shown are the running terms. */
   async list(args: OfficeListArgs): Promise<Omit<Page<OfficeTitle>, "code" | "message">> {
-    const search = args.search?.trim().toLowerCase();
-    const field = SORT_FIELDS[args.sortBy];
-    const direction = args.sortOrder === SortOrder.asc ? 1 : -1;
-    const sorted = await this.directory.sorted(`${field}:${direction}`, orderBy(field, direction));
-    const matching = search
-      ? sorted.filter(
-          (entry) =>
-            entry.record.nameKey.includes(search) ||
-            (entry.record.description?.toLowerCase().includes(search) ?? false),
-        )
-      : sorted;
-    const start = (args.page - 1) * args.limit;
-    const now = new Date();
+    await this.slots.releaseLapsed();
+    const { records, total } = await this.offices.page({
+      search: args.search,
+      sortBy: SORT_FIELDS[args.sortBy],
+      direction: args.sortOrder === SortOrder.asc ? 1 : -1,
+      page: args.page,
+      limit: args.limit,
+    });
     return {
-      data: matching
-        .slice(start, start + args.limit)
-        .map((entry) => OfficeTitle.from(entry.record, activeHolders(entry, now))),
-      pagination: Pagination.of(args.page, args.limit, matching.length),
+      data: records.map((record) => OfficeTitle.from(record)),
+      pagination: Pagination.of(args.page, args.limit, total),
     };
   }
 
   async get(id: string): Promise<OfficeTitle> {
-    const entry = await this.directory.get(id);
-    if (!entry) throw notFound();
-    return OfficeTitle.from(entry.record, activeHolders(entry));
+    await this.slots.releaseLapsed();
+    return OfficeTitle.from(await this.findRecord(id));
   }
 
   async create(_caller: Caller, args: CreateOfficeArgs): Promise<OfficeTitle> {
     const name = nameOf(args);
     if (name === undefined) throw ValidationError.field("name", "name (or title) is required");
-    const id = uuidv7();
+    const description = args.description?.trim() || null;
     try {
-      const record = await this.directory.write(id, () =>
-        this.offices.create({
-          _id: id,
-          name,
-          nameKey: name.toLowerCase(),
-          level: args.level,
-          levelRank: rankOf(args.level),
-          description: args.description?.trim() || null,
-          maxSlots: args.maxSlots ?? null,
-          sections: newSections(args.sections ?? [], SECTION_RULES),
-        }),
-      );
-      return OfficeTitle.from(record.toObject(), 0);
+      const record = await this.offices.insert({
+        _id: uuidv7(),
+        name,
+        nameKey: name.toLowerCase(),
+        level: args.level,
+        levelRank: rankOf(args.level),
+        description,
+        searchText: searchableText(name, description),
+        maxSlots: args.maxSlots ?? null,
+        activeHolders: 0,
+        slotsChangedAt: null,
+        sections: newSections(args.sections ?? [], SECTION_RULES),
+      });
+      return OfficeTitle.from(record);
     } catch (error) {
       throw duplicateName(error, name);
     }
   }
 
   /**
-   * A partial update, under the office's lock: lowering maxSlots below the appointments
-   * running now is refused, and no appointment can slip in between the check and the write.
+   * A partial update. Lowering maxSlots is conditional on the slots taken at that moment, in
+   * the same update, so no appointment can slip in between the check and the write.
    */
   async update(_caller: Caller, args: UpdateOfficeArgs): Promise<OfficeTitle> {
     for (const field of ["name", "title", "level"] as const) {
       if (args[field] === null) throw ValidationError.field(field, `${field} cannot be null`);
     }
-    return this.locks.withLock(officeLock(args.id), async () => {
-      const current = await this.findRecord(args.id);
-      const changes = this.changesOf(current, args);
-      if (typeof changes.maxSlots === "number") {
-        const active = (await this.holders.countActive([current._id])).get(current._id) ?? 0;
-        if (active > changes.maxSlots) {
-          throw new ConflictError(
-            `${active} appointments to this office are running; end some before lowering maxSlots to ${changes.maxSlots}`,
-          );
-        }
-      }
-      try {
-        const updated = await this.directory.write(args.id, () =>
-          this.offices
-            .findByIdAndUpdate(args.id, { $set: changes }, { returnDocument: "after" })
-            .lean(),
-        );
-        if (!updated) throw notFound();
-        return this.get(updated._id);
-      } catch (error) {
-        throw duplicateName(error, changes.name ?? current.name);
-      }
-    });
+    const current = await this.findRecord(args.id);
+    const changes = this.changesOf(current, args);
+    try {
+      const updated =
+        typeof changes.maxSlots === "number"
+          ? await this.updateWithin(args.id, changes, changes.maxSlots)
+          : await this.offices.update(args.id, changes);
+      if (!updated) throw notFound();
+      return OfficeTitle.from(updated);
+    } catch (error) {
+      throw duplicateName(error, changes.name ?? current.name);
+    }
   }
 
   /** Refused while anyone holds the office; its ended appointments go with it. */
   async delete(_caller: Caller, id: string): Promise<void> {
-    await this.locks.withLock(officeLock(id), async () => {
-      const current = await this.findRecord(id);
-      const active = (await this.holders.countActive([current._id])).get(current._id) ?? 0;
-      if (active > 0) {
+    await this.findRecord(id);
+    if (!(await this.offices.deleteUnheld(id))) {
+      // Refuse only on a count checked against the appointments.
+      await this.slots.settle(id);
+      if (!(await this.offices.deleteUnheld(id))) {
+        const held = (await this.findRecord(id)).activeHolders ?? 0;
         throw new ConflictError(
-          `${active} member(s) hold this office; end their appointments before deleting it`,
+          `${held} member(s) hold this office; end their appointments before deleting it`,
         );
       }
-      await this.directory.write(id, async () => {
-        await this.offices.deleteOne({ _id: id });
-        await this.holders.deleteAllOfOffice(id);
-      });
-    });
+    }
+    await this.holders.deleteAllOfOffice(id);
   }
 
-  private changesOf(current: OfficeRecord, args: UpdateOfficeArgs): Partial<OfficeRecord> {
-    const changes: Partial<OfficeRecord> = {};
+  /** Changes that set maxSlots to `limit`, applied only while no more slots are taken. */
+  private async updateWithin(id: string, changes: OfficeChanges, limit: number) {
+    const updated = await this.offices.update(id, changes, limit);
+    if (updated) return updated;
+    await this.findRecord(id);
+    await this.slots.settle(id);
+    const retried = await this.offices.update(id, changes, limit);
+    if (retried) return retried;
+    const held = (await this.findRecord(id)).activeHolders ?? 0;
+    throw new ConflictError(
+      `${held} appointments to this office are running; end some before lowering maxSlots to ${limit}`,
+    );
+  }
+
+  private changesOf(current: OfficeRecord, args: UpdateOfficeArgs): OfficeChanges {
+    const changes: OfficeChanges = {};
     const name = nameOf(args);
     if (name !== undefined) {
       changes.name = name;
@@ -158,11 +151,17 @@ export class OfficeService {
     if (args.sections !== undefined && args.sections !== null) {
       changes.sections = replaceSections(current.sections, args.sections, SECTION_RULES);
     }
+    if (changes.name !== undefined || changes.description !== undefined) {
+      changes.searchText = searchableText(
+        changes.name ?? current.name,
+        changes.description !== undefined ? changes.description : current.description,
+      );
+    }
     return changes;
   }
 
   private async findRecord(id: string): Promise<OfficeRecord> {
-    const record = await this.offices.findById(id).lean();
+    const record = await this.offices.findById(id);
     if (!record) throw notFound();
     return record;
   }
@@ -176,19 +175,6 @@ function nameOf(args: { name?: string | null; title?: string | null }): string |
     throw ValidationError.field("title", "title is an alias of name; give one, or the same value");
   }
   return name ?? title;
-}
-
-/** Entries ordered by `field` in `direction`, then by name, then by id in `direction`. */
-function orderBy(field: SortField, direction: 1 | -1) {
-  const compare = (a: OfficeRecord, b: OfficeRecord, key: SortField | "_id") => {
-    const left = a[key] instanceof Date ? (a[key] as Date).getTime() : a[key];
-    const right = b[key] instanceof Date ? (b[key] as Date).getTime() : b[key];
-    return left < right ? -1 : left > right ? 1 : 0;
-  };
-  return (a: OfficeEntry, b: OfficeEntry) =>
-    compare(a.record, b.record, field) * direction ||
-    compare(a.record, b.record, "nameKey") ||
-    compare(a.record, b.record, "_id") * direction;
 }
 
 function notFound(): NotFoundError {

@@ -37,14 +37,14 @@ export class OfficeTitle {
   @Field(() => DateTimeISOResolver)
   updatedAt!: Date;
 
-  static from(record: OfficeRecord, activeHolders: number): OfficeTitle {
+  static from(record: OfficeRecord): OfficeTitle {
     return Object.assign(new OfficeTitle(), {
       id: record._id,
       name: record.name,
       level: record.level,
       description: record.description ?? null,
       maxSlots: record.maxSlots ?? null,
-      activeHolders,
+      activeHolders: record.activeHolders ?? 0,
       sections: record.sections.map((section) => Section.from(section)),
       createdAt: record.createdAt,
       updatedAt: record.updatedAt,
