@@ -5,6 +5,8 @@ import type { Config } from "./config";
 import { connectDatabase } from "./db/connection";
 import { watchConnection } from "./db/connection-watchdog";
 import { engineLogTo, startEngine, type Engine } from "./db/engine";
+import { ensureIndexes } from "./db/indexes";
+import { migrateDatabase } from "./db/migrations";
 import { buildAppSchema } from "./graphql/schema";
 import { createApp } from "./http/app";
 import { expressServerOptions } from "./http/node-server";
@@ -32,12 +34,12 @@ export async function startServer(
     resolveJwtSecret(config.jwtSecret, config.dataDir),
     log,
   );
-  await Promise.all(Object.values(services.models).map((model) => model.init()));
+  await migrateDatabase(connection, services.migrations, log);
+  const indexes = await ensureIndexes(Object.values(services.models), log);
   if (config.redisUrl && !(await services.rateLimits.whenReady(5000))) {
     log.warn("Redis is not reachable yet; rate limits are per instance until it is");
   }
   await ensureBootstrapAdmin(services.userRepository, config.admin, config.bcryptCost, log);
-  void warmUpDirectories(services, log);
   const schema = await buildAppSchema();
   const parts = await createApp(config, services, schema, log);
   let draining = false;
@@ -74,30 +76,11 @@ export async function startServer(
         });
         server.closeIdleConnections();
       });
+      indexes.stop();
       await parts.stop();
       await services.close();
     },
   };
-}
-
-/**
- * Directories read every record once; that starts now, in the background, so the service
- * listens at once and the first list waits only for what is left of it. Settles once each
- * has loaded or failed (and said so); the benchmark's floor waits for it.
- */
-export async function warmUpDirectories(services: Services, log: Logger): Promise<void> {
-  const directories = { member: services.members, office: services.officeDirectory };
-  await Promise.all(
-    Object.entries(directories).map(async ([name, directory]) => {
-      const started = Date.now();
-      try {
-        await directory.warmUp();
-        log.info({ ms: Date.now() - started }, `${name} directory loaded`);
-      } catch (error) {
-        log.warn({ err: error }, `${name} directory not loaded yet`);
-      }
-    }),
-  );
 }
 
 function refuseWhileDraining(res: http.ServerResponse): void {

@@ -1,12 +1,11 @@
 import path from "node:path";
 import type { Connection } from "mongoose";
 import type { Config } from "./config";
-import { Claims } from "./db/claims";
 import { createAuditLogModel } from "./modules/audit/audit-log.model";
 import { DataExportService } from "./modules/privacy/data-export.service";
+import { AuditLogRepository } from "./modules/audit/audit-log.repository";
 import { AuditLogService } from "./modules/audit/audit-log.service";
 import { resolveFieldCipher } from "./db/field-cipher";
-import { Locks } from "./db/locks";
 import type { Logger } from "./logger";
 import { Mailer } from "./mail/mailer";
 import { AuthService } from "./modules/auth/auth.service";
@@ -19,14 +18,19 @@ import { createSessionModel } from "./modules/auth/session.model";
 import { SessionRepository } from "./modules/auth/session.repository";
 import { SessionService } from "./modules/auth/session.service";
 import { TokenService } from "./modules/auth/token.service";
-import { BranchDirectory } from "./modules/branch-services/branch-directory";
+import { BranchServiceRepository } from "./modules/branch-services/branch-service.repository";
 import { createBranchServiceModel } from "./modules/branch-services/branch-service.model";
 import { BranchServiceService } from "./modules/branch-services/branch-service.service";
-import { MemberDirectory } from "./modules/members/member-directory";
+import type { MigrationStep } from "./db/migrations";
+import { MemberPresenter, type MemberReferences } from "./modules/members/member.presenter";
+import { MemberRepository } from "./modules/members/member.repository";
 import { createMemberModel } from "./modules/members/member.model";
-import { OfficeDirectory } from "./modules/offices/office-directory";
 import { createOfficeHolderModel } from "./modules/offices/office-holder.model";
+import { OfficeHolderRepository } from "./modules/offices/office-holder.repository";
 import { OfficeHolderService } from "./modules/offices/office-holder.service";
+import { officeSlotMigration } from "./modules/offices/office-slot.migration";
+import { OfficeSlots } from "./modules/offices/office-slots";
+import { OfficeRepository } from "./modules/offices/office.repository";
 import { createOfficeModel } from "./modules/offices/office.model";
 import { OfficeService } from "./modules/offices/office.service";
 import { MemberService } from "./modules/members/member.service";
@@ -70,9 +74,7 @@ export function createServices(
     new BcryptPool(defaultBcryptWorkers(config.workers)),
   );
   const userRepository = new UserRepository(models.users);
-  const claims = new Claims(connection);
   const cipher = resolveFieldCipher(config, config.dataDir);
-  const locks = new Locks(connection);
   const sessions = new SessionService(
     new SessionRepository(models.sessions),
     config.refreshTokenTtlSeconds,
@@ -80,32 +82,42 @@ export function createServices(
   );
   const emailVerification = new EmailVerificationService(userRepository, mailer, config.appUrl);
   const mfa = new MfaService(userRepository, hasher, rateLimits);
-  const branchDirectory = new BranchDirectory(connection, models.branchServices);
+  const branchRepository = new BranchServiceRepository(models.branchServices);
+  const branchServices = new BranchServiceService(branchRepository, (branchId) =>
+    members.isBranchInUse(branchId),
+  );
+  const memberReferences: MemberReferences = {
+    applicants: async (userIds) =>
+      (await userRepository.findByIds(userIds, { name: 1, email: 1, role: 1 })).map((user) => ({
+        id: user._id,
+        name: user.name,
+        email: user.email,
+        role: user.role,
+      })),
+    branchTitles: (branchIds) => branchServices.titlesOf(branchIds),
+    existingBranchIds: (branchIds) => branchServices.existingIds(branchIds),
+  };
+  const memberRepository = new MemberRepository(models.members);
   const members: MemberService = new MemberService(
-    models.members,
-    new MemberDirectory(connection, models.members),
-    models.users,
-    models.branchServices,
-    branchDirectory,
+    memberRepository,
+    memberReferences,
+    new MemberPresenter(memberReferences, cipher),
     cipher,
-    claims,
-    locks,
-    (memberId: string): Promise<boolean> => officeHolders.holdsActiveOffice(memberId),
     mailer,
     log,
     config.appUrl,
     config.requirePrivacyConsent,
   );
-  const officeDirectory = new OfficeDirectory(connection, models.offices, models.officeHolders);
-  const officeHolders: OfficeHolderService = new OfficeHolderService(
-    models.officeHolders,
-    models.offices,
-    officeDirectory,
+  const officeRepository = new OfficeRepository(models.offices);
+  const holderRepository = new OfficeHolderRepository(models.officeHolders);
+  const officeSlots = new OfficeSlots(officeRepository, holderRepository, members);
+  const officeHolders = new OfficeHolderService(
+    holderRepository,
+    officeRepository,
+    officeSlots,
     members,
-    locks,
-    claims,
   );
-  const audit = new AuditLogService(models.auditLogs, log);
+  const audit = new AuditLogService(new AuditLogRepository(models.auditLogs), log);
   const users = new UsersService(userRepository, emailVerification, {
     erasers: [
       ({ id }) => officeHolders.deleteAllOfUser(id),
@@ -144,11 +156,15 @@ export function createServices(
     ),
     members,
     users,
-    branchServices: new BranchServiceService(models.branchServices, branchDirectory, (branchId) =>
-      members.isBranchInUse(branchId),
-    ),
-    offices: new OfficeService(models.offices, officeDirectory, officeHolders, locks),
-    officeDirectory,
+    /** Brings records written by earlier versions up to date, at start (src/db/migrations.ts). */
+    migrations: [
+      { name: "member search fields", run: () => memberRepository.backfillSearchFields() },
+      officeSlotMigration(holderRepository, officeRepository, members),
+      { name: "office search text", run: () => officeRepository.backfillSearchText() },
+      { name: "branch search text", run: () => branchRepository.backfillSearchText() },
+    ] satisfies MigrationStep[],
+    branchServices,
+    offices: new OfficeService(officeRepository, holderRepository, officeSlots),
     audit,
     dataExport: new DataExportService(users, sessions, members, officeHolders, audit),
     officeHolders,

@@ -1,8 +1,8 @@
 import bcrypt from "bcryptjs";
 import type { Connection } from "mongoose";
 import type { FieldCipher } from "../../src/db/field-cipher";
+import { searchableText } from "../../src/db/page-query";
 import { uuidv7 } from "../../src/db/uuid";
-import { BranchDirectory } from "../../src/modules/branch-services/branch-directory";
 import { createBranchServiceModel } from "../../src/modules/branch-services/branch-service.model";
 import {
   CivilStatus,
@@ -14,12 +14,9 @@ import {
   createMemberModel,
   openKeyOf,
   sealed,
+  searchTextOf,
   type MemberRecord,
 } from "../../src/modules/members/member.model";
-import { MemberDirectory } from "../../src/modules/members/member-directory";
-import { OfficeDirectory } from "../../src/modules/offices/office-directory";
-import { createOfficeHolderModel } from "../../src/modules/offices/office-holder.model";
-import { createOfficeModel } from "../../src/modules/offices/office.model";
 import { Role } from "../../src/modules/users/role";
 import { createUserModel, type UserRecord } from "../../src/modules/users/user.model";
 import {
@@ -137,14 +134,6 @@ export async function seedDemo(
     options.progress?.(first + count, options.members);
   }
   const staffed = await seedDemoOffices(connection, appointees, reviewerId);
-  // Running instances read every record again; they missed these writes.
-  await new MemberDirectory(connection, members).bulkChanged();
-  await new BranchDirectory(connection, branches).bulkChanged();
-  await new OfficeDirectory(
-    connection,
-    createOfficeModel(connection),
-    createOfficeHolderModel(connection),
-  ).bulkChanged();
   return {
     branches: branchIds.length,
     users: options.members,
@@ -179,7 +168,13 @@ async function ensureBranches(
       ids.push(existing._id);
       continue;
     }
-    const created = await model.create({ title, titleKey, description, sections: [] });
+    const created = await model.create({
+      title,
+      titleKey,
+      description,
+      searchText: searchableText(title, description),
+      sections: [],
+    });
     ids.push(created._id);
   }
   return ids;
@@ -290,9 +285,10 @@ function demoPerson(
     privacyConsent: { noticeVersion: "2024-01", consentedAt: createdAt },
     archivedAt,
     statusHistory,
-    revision: statusHistory.length - 1 + (archivedAt ? 1 : 0),
     openKey: openKeyOf({ _id: memberId, userId, status, archivedAt }),
+    activeOffices: 0,
     searchEmail: email,
+    searchText: searchTextOf({ firstName, lastName, mobilePhoneNumber }, email),
     createdAt,
     updatedAt: statusHistory[statusHistory.length - 1].at,
   };
