@@ -23,8 +23,10 @@ export async function rotateDataKey(
   let examined = 0;
   let resealed = 0;
   const fields = Object.fromEntries(SEALED_FIELDS.map((field) => [field, 1]));
+  // A pass over every record, walked in primary-key order: an index scan, never a sort.
   const cursor = members
     .find({}, fields)
+    .sort({ _id: 1 })
     .lean<Pick<MemberRecord, "_id" | (typeof SEALED_FIELDS)[number]>[]>()
     .cursor();
   for await (const record of cursor) {

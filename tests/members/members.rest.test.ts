@@ -73,7 +73,7 @@ function applicationBody(overrides: Record<string, unknown> = {}): Record<string
 }
 
 const api = () => app.http();
-const countMembers = () => app.services.models.members.countDocuments();
+const countMembers = () => app.services.models.members.estimatedDocumentCount();
 const pathsOf = (response: Response) =>
   (response.body.errors as { path: string }[]).map((error) => error.path);
 
