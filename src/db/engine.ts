@@ -4,10 +4,10 @@ import net from "node:net";
 import path from "node:path";
 import { MongoClient } from "mongodb";
 import { ProcessSupervisor, type EngineLog } from "./engine-supervisor";
-
-export { engineLogTo, type EngineLog } from "./engine-supervisor";
 import { findExecutable } from "./executables";
 import { findFerretdb, installFerretdb } from "./ferretdb-install";
+
+export { engineLogTo, type EngineLog } from "./engine-supervisor";
 
 export type EngineKind = "external" | "mongod" | "ferretdb" | "memory-server";
 
@@ -135,7 +135,8 @@ async function startProcessEngine(
       await supervisor.start();
       break;
     } catch (error) {
-      if (attempt === 3) throw new Error(`${String(error)}; see ${logFile}`);
+      const reason = error instanceof Error ? error.message : String(error);
+      if (attempt === 3) throw new Error(`${reason}; see ${logFile}`);
       port = await freePort();
       debugPort = await freePort();
     }
