@@ -3,10 +3,10 @@ import type { Logger } from "../logger";
 
 /**
  * Collections of the layout before the data layer used the database's own indexes: a change
- * log that instances polled, claim and lock records, and email key documents. Nothing reads
- * them any more.
+ * log that instances polled, claim and lock records, email key documents, and the record that
+ * the email keys had been backfilled. Nothing reads them any more.
  */
-const RETIRED_COLLECTIONS = ["changes", "claims", "locks", "user_email_keys"];
+const RETIRED_COLLECTIONS = ["changes", "claims", "locks", "user_email_keys", "migrations"];
 
 /** One domain's part of a migration: brings its records up to date, says how many it changed. */
 export interface MigrationStep {
