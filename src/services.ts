@@ -107,6 +107,7 @@ export function createServices(
     log,
     config.appUrl,
     config.requirePrivacyConsent,
+    () => officeSlots.releaseLapsed(),
   );
   const officeRepository = new OfficeRepository(models.offices);
   const holderRepository = new OfficeHolderRepository(models.officeHolders);

@@ -39,6 +39,8 @@ export class MemberService {
     private readonly appUrl: string | undefined,
     /** REQUIRE_PRIVACY_CONSENT: an application without privacyConsent is refused. */
     private readonly requirePrivacyConsent: boolean,
+    /** Lets terms past their end date stop counting (the offices module's side). */
+    private readonly releaseLapsedTerms: () => Promise<void>,
   ) {}
 
   /** A verified caller applies; a second open application is a 409 (enforced by openKey). */
@@ -98,7 +100,7 @@ export class MemberService {
    * reviewers acting at once only one records a change.
    */
   async updateStatus(caller: Caller, args: UpdateMemberStatusArgs): Promise<Member> {
-    const current = await this.find(args.id);
+    const current = await this.findHoldingCurrentOffices(args.id);
     if (current.archivedAt) throw new ConflictError("An archived record cannot change status");
     if (current.status === args.status) {
       throw new ConflictError(`The record is already ${args.status}`);
@@ -120,7 +122,7 @@ export class MemberService {
   }
 
   async archive(id: string): Promise<Member> {
-    const current = await this.find(id);
+    const current = await this.findHoldingCurrentOffices(id);
     if (current.archivedAt) throw new ConflictError("The record is already archived");
     if (current.activeOffices > 0) throw new ConflictError(HOLDS_OFFICE);
     const archivedAt = new Date();
@@ -213,6 +215,14 @@ export class MemberService {
     const record = await this.members.findById(id);
     if (!record) throw new NotFoundError("No member record has this id");
     return record;
+  }
+
+  /** The record, its office count left with no term that has already ended. */
+  private async findHoldingCurrentOffices(id: string): Promise<MemberRecord> {
+    const record = await this.find(id);
+    if (record.activeOffices === 0) return record;
+    await this.releaseLapsedTerms();
+    return this.find(id);
   }
 
   /** Why a conditional change found the record no longer in the state it was decided from. */
