@@ -638,6 +638,22 @@ describe("rules tying holders to member records, offices and accounts", () => {
     expect(archived.body.data.archivedAt).not.toBeNull();
   });
 
+  it("lets a record whose term has passed its end date be archived, with no read of offices between", async () => {
+    const office = await createOffice();
+    const member = await approvedMember();
+    await appointed(office.id, member.id, {
+      startDate: new Date(Date.now() - 86_400_000).toISOString(),
+      endDate: new Date(Date.now() + 1_500).toISOString(),
+    });
+    const archive = () => api().patch(`${MEMBERS}/${member.id}/archive`).set(bearer(admin));
+    expectError(await archive(), 409, "CONFLICT");
+
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    const archived = await archive();
+    expect(archived.status).toBe(200);
+    expect(await activeHolders(office.id)).toBe(0);
+  });
+
   it("refuses to move a holder's record away from APPROVED until the term ends", async () => {
     const office = await createOffice();
     const member = await approvedMember();
