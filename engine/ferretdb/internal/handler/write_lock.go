@@ -2,13 +2,13 @@
 //
 // FerretDB v1 runs an update as "read the matching documents, change them in Go, write each
 // one back whole", with nothing held between the read and the write. Two writes to one
-// document at once therefore lose one of them: a session revoked while its refresh token
-// rotates came back live, and `$set: {a}` racing `$set: {b}` kept only one field in 294 of
-// 300 tries. MongoDB applies each document's update atomically, and the service is written
-// for that. So the write commands (insert, update, findAndModify, delete) of one collection
-// run one at a time in this process. Per collection, because an update whose filter SQLite
-// cannot use reads the whole collection first: a slow write to one collection must not hold
-// up the others. Reads are never held up.
+// document at once therefore lose one of them, and two conditional updates racing on one
+// document (`findOneAndUpdate({_id, n: 0}, {$inc: {n: 1}})`) both find the precondition true
+// and both succeed. MongoDB applies each document's update atomically, and the data layer keeps
+// its invariants with exactly such updates. So the write commands (insert, update,
+// findAndModify, delete) of one collection run one at a time in this process. Per collection,
+// because an update whose filter SQLite cannot use reads the whole collection first: a slow
+// write to one collection must not hold up the others. Reads are never held up.
 
 package handler
 
