@@ -1,7 +1,7 @@
 import bcrypt from "bcryptjs";
 import type { Connection } from "mongoose";
 import type { FieldCipher } from "../../src/db/field-cipher";
-import { searchableText } from "../../src/db/page-query";
+import { searchableText } from "../../src/db/search-text";
 import { uuidv7 } from "../../src/db/uuid";
 import { createBranchServiceModel } from "../../src/modules/branch-services/branch-service.model";
 import {

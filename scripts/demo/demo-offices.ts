@@ -2,7 +2,7 @@ import type { Connection } from "mongoose";
 import { uuidv7 } from "../../src/db/uuid";
 import { OfficeLevel, rankOf } from "../../src/modules/offices/office-level";
 import { oneOf } from "../../src/db/operators";
-import { searchableText } from "../../src/db/page-query";
+import { searchableText } from "../../src/db/search-text";
 import { createMemberModel } from "../../src/modules/members/member.model";
 import { createOfficeHolderModel, runningKey } from "../../src/modules/offices/office-holder.model";
 import { createOfficeModel, type OfficeRecord } from "../../src/modules/offices/office.model";

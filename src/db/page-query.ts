@@ -1,5 +1,4 @@
 import type { Model, SortOrder } from "mongoose";
-import { containing } from "./operators";
 
 /** A 1-based page of `limit` records. */
 export interface PageWindow {
@@ -37,25 +36,4 @@ export async function findPage<T>(
       : model.countDocuments(filter).exec(),
   ]);
   return { records, total };
-}
-
-/**
- * What the contract's `search` looks in, as one lower-cased field: an index on it lets a
- * count match the text on index keys alone, where a case-insensitive match on each field
- * would read every document.
- */
-export function searchableText(...parts: (string | null | undefined)[]): string {
-  return parts
-    .filter((part) => part)
-    .join("\n")
-    .toLowerCase();
-}
-
-/**
- * The contract's `search`, a case-insensitive substring taken literally, on a field written
- * by searchableText. No condition for a missing or blank search.
- */
-export function searchFilter(search: string | null | undefined, field = "searchText") {
-  const text = search?.trim().toLowerCase();
-  return text ? { [field]: containing(text) } : {};
 }

@@ -5,7 +5,7 @@
  */
 import { MongoClient, type Db } from "mongodb";
 import { clientOptionsFor } from "../../src/db/connection";
-import { searchableText } from "../../src/db/page-query";
+import { searchableText } from "../../src/db/search-text";
 import { uuidv7 } from "../../src/db/uuid";
 import { approvedMemberOf, bearer } from "../support/factories";
 import type { TestApp } from "../support/test-app";

@@ -1,4 +1,5 @@
 import { oneOf, within } from "../../db/operators";
+import { findPage, type FoundPage } from "../../db/page-query";
 import type { AuditLogModel, AuditLogRecord } from "./audit-log.model";
 
 /** What the audit list may be narrowed by. */
@@ -36,28 +37,12 @@ export class AuditLogRepository {
     return [...unique.values()].sort((a, b) => (a._id < b._id ? 1 : -1));
   }
 
-  async page(
-    query: AuditLogQuery,
-    page: number,
-    limit: number,
-  ): Promise<{ records: AuditLogRecord[]; total: number }> {
+  page(query: AuditLogQuery, page: number, limit: number): Promise<FoundPage<AuditLogRecord>> {
     const filter: Record<string, unknown> = {};
     if (query.actorId) filter.actorId = query.actorId;
     if (query.targetId) filter.targetId = query.targetId;
     if (query.action) filter.action = query.action;
     if (query.from || query.to) filter.at = within(query.from, query.to);
-    const [records, total] = await Promise.all([
-      this.entries
-        .find(filter)
-        .sort(NEWEST_FIRST)
-        .skip((page - 1) * limit)
-        .limit(limit)
-        .lean<AuditLogRecord[]>()
-        .exec(),
-      Object.keys(filter).length === 0
-        ? this.entries.estimatedDocumentCount().exec()
-        : this.entries.countDocuments(filter).exec(),
-    ]);
-    return { records, total };
+    return findPage(this.entries, filter, NEWEST_FIRST, { page, limit });
   }
 }

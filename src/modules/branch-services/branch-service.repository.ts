@@ -1,11 +1,6 @@
 import { oneOf } from "../../db/operators";
-import {
-  findPage,
-  searchableText,
-  searchFilter,
-  type FoundPage,
-  type PageWindow,
-} from "../../db/page-query";
+import { findPage, type FoundPage, type PageWindow } from "../../db/page-query";
+import { searchableText, searchFilter } from "../../db/search-text";
 import type { BranchServiceModel, BranchServiceRecord } from "./branch-service.model";
 
 export type BranchChanges = Partial<

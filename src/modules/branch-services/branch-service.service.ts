@@ -3,7 +3,7 @@ import type { Caller } from "../../graphql/context";
 import { Pagination, type Page } from "../../graphql/envelopes";
 import type { PageArgs } from "../../graphql/paging";
 import { isDuplicateKeyError } from "../../db/errors";
-import { searchableText } from "../../db/page-query";
+import { searchableText } from "../../db/search-text";
 import { uuidv7 } from "../../db/uuid";
 import { newSections, replaceSections } from "../sections/section.replace";
 import type { BranchServiceRecord } from "./branch-service.model";

@@ -1,5 +1,6 @@
 import { Schema, type Connection, type Model } from "mongoose";
 import type { FieldCipher } from "../../db/field-cipher";
+import { searchableText } from "../../db/search-text";
 import { uuidv7 } from "../../db/uuid";
 import { CivilStatus, Gender, MemberStatus, SignatureType } from "./member.enums";
 
@@ -181,30 +182,15 @@ export function createMemberModel(connection: Connection): MemberModel {
   return connection.model<MemberRecord>("Member", memberSchema, "members");
 }
 
-/** Joins the searchable parts; no search term can contain it (see searchTermOf). */
-const SEARCH_SEPARATOR = "\u001f";
-
 /**
- * The contract's search field: "first last", the account's email and the mobile number,
- * lower-cased, so a case-insensitive substring search is a plain regex on one indexed field.
+ * The contract's search field of a member record: "first last", the account's email and the
+ * mobile number (see searchableText).
  */
 export function searchTextOf(
   record: Pick<MemberRecord, "firstName" | "lastName" | "mobilePhoneNumber">,
   email: string,
 ): string {
-  return [`${record.firstName} ${record.lastName}`, email, record.mobilePhoneNumber]
-    .map(normaliseSearch)
-    .join(SEARCH_SEPARATOR);
-}
-
-/** A client's search term as searchText holds it; empty when nothing is left to match. */
-export function searchTermOf(search: string | null | undefined): string {
-  const printable = [...(search ?? "")].filter((char) => char >= " ").join("");
-  return normaliseSearch(printable).trim();
-}
-
-function normaliseSearch(text: string): string {
-  return text.normalize("NFKC").toLowerCase();
+  return searchableText(`${record.firstName} ${record.lastName}`, email, record.mobilePhoneNumber);
 }
 
 const OPEN_STATUSES: readonly MemberStatus[] = [MemberStatus.PENDING, MemberStatus.APPROVED];

@@ -1,5 +1,7 @@
 import type { UpdateQuery } from "mongoose";
-import { absent, containing, greaterThan, notEqual } from "../../db/operators";
+import { absent, greaterThan, notEqual } from "../../db/operators";
+import { findPage, type FoundPage } from "../../db/page-query";
+import { searchFilter } from "../../db/search-text";
 import { MemberStatus } from "./member.enums";
 import { searchTextOf, type MemberModel, type MemberRecord } from "./member.model";
 
@@ -8,8 +10,8 @@ export interface MemberQuery {
   status?: MemberStatus | null;
   includeArchived?: boolean;
   userId?: string;
-  /** Already normalised by searchTermOf; empty or absent for no search. */
-  term?: string;
+  /** The contract's `search` (see searchFilter). */
+  search?: string | null;
 }
 
 const NEWEST_FIRST = { createdAt: -1, _id: -1 } as const;
@@ -28,25 +30,8 @@ export class MemberRepository {
     return this.members.findById(id).lean<MemberRecord>().exec();
   }
 
-  async page(
-    query: MemberQuery,
-    page: number,
-    limit: number,
-  ): Promise<{ records: MemberRecord[]; total: number }> {
-    const filter = filterOf(query);
-    const [records, total] = await Promise.all([
-      this.members
-        .find(filter)
-        .sort(NEWEST_FIRST)
-        .skip((page - 1) * limit)
-        .limit(limit)
-        .lean<MemberRecord[]>()
-        .exec(),
-      Object.keys(filter).length === 0
-        ? this.members.estimatedDocumentCount().exec()
-        : this.members.countDocuments(filter).exec(),
-    ]);
-    return { records, total };
+  page(query: MemberQuery, page: number, limit: number): Promise<FoundPage<MemberRecord>> {
+    return findPage(this.members, filterOf(query), NEWEST_FIRST, { page, limit });
   }
 
   /** Every record the query selects, newest first, read from the database a batch at a time. */
@@ -186,6 +171,5 @@ function filterOf(query: MemberQuery): Record<string, unknown> {
   if (query.userId) filter.userId = query.userId;
   if (query.status) filter.status = query.status;
   if (!query.includeArchived) filter.archivedAt = null;
-  if (query.term) filter.searchText = containing(query.term);
-  return filter;
+  return { ...filter, ...searchFilter(query.search) };
 }

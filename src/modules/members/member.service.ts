@@ -16,7 +16,7 @@ import type { FieldCipher } from "../../db/field-cipher";
 import { MemberStatus } from "./member.enums";
 import type { ApplyArgs, MemberListArgs, UpdateMemberStatusArgs } from "./member.input";
 import { applicationFields } from "./member-application";
-import { openKeyOf, opened, searchTermOf, searchTextOf, type MemberRecord } from "./member.model";
+import { openKeyOf, opened, searchTextOf, type MemberRecord } from "./member.model";
 import type { MemberPresenter, MemberReferences } from "./member.presenter";
 import type { MemberQuery, MemberRepository } from "./member.repository";
 import type { Member } from "./member.type";
@@ -288,6 +288,6 @@ function queryOf(filters: MemberFilters): MemberQuery {
   return {
     status: filters.status,
     includeArchived: filters.includeArchived === true,
-    term: searchTermOf(filters.search),
+    search: filters.search,
   };
 }

@@ -1,12 +1,7 @@
 import type { SortOrder } from "mongoose";
 import { greaterThan, lessThan, oneOf } from "../../db/operators";
-import {
-  findPage,
-  searchableText,
-  searchFilter,
-  type FoundPage,
-  type PageWindow,
-} from "../../db/page-query";
+import { findPage, type FoundPage, type PageWindow } from "../../db/page-query";
+import { searchableText, searchFilter } from "../../db/search-text";
 import type { OfficeModel, OfficeRecord } from "./office.model";
 
 export type OfficeSortField = "createdAt" | "updatedAt" | "nameKey" | "levelRank";

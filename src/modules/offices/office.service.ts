@@ -1,5 +1,5 @@
 import { isDuplicateKeyError } from "../../db/errors";
-import { searchableText } from "../../db/page-query";
+import { searchableText } from "../../db/search-text";
 import { uuidv7 } from "../../db/uuid";
 import { ConflictError, NotFoundError, ValidationError } from "../../errors/app-errors";
 import type { Caller } from "../../graphql/context";
