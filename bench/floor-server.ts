@@ -2,10 +2,11 @@
  * The floor under Sofa and GraphQL execution: GET /offices and GET /offices/{id} written by
  * hand in express, doing the same work as the service's routes (the same request shell of
  * src/http/app.ts: request id and log, security headers, CORS, rate limit; the same
- * authentication and the same OfficeService calls), answered with the same JSON, and nothing
- * else: no GraphQL parse, validation or execution, no Sofa. It runs inside the service's
- * process over the service's own services (bench/service-with-floor.ts), so both share one
- * heap, one set of directories and change-feed reads, and one process's luck with the machine.
+ * authentication, which reads the account and the session by `_id`; and the same OfficeService
+ * calls the resolvers make, which read the titles through OfficeRepository), answered with the
+ * same JSON, and nothing else: no GraphQL parse, validation or execution, no Sofa. It runs
+ * inside the service's process over the service's own services (bench/service-with-floor.ts),
+ * so both share one heap, one connection pool and one process's luck with the machine.
  */
 import express from "express";
 import http from "node:http";

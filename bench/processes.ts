@@ -97,6 +97,12 @@ export function cpuMicros(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
 
+/** Resident memory of this process's child named `name` (its command), in MB; null if none. */
+export function childResidentMb(name: string): number | null {
+  const child = childrenOf(process.pid).find((pid) => readOr(`/proc/${pid}/comm`).trim() === name);
+  return child === undefined ? null : residentMb(child);
+}
+
 function childrenOf(pid: number): number[] {
   const found: number[] = [];
   for (const entry of fs.readdirSync("/proc")) {

@@ -1,7 +1,7 @@
-/** bench/run.ts reports each read scenario's median run; the choice must not mix scenarios. */
-import { medianRatios, type Measured } from "../../bench/report";
+/** The report shows each interface scenario's median run; the choice must not mix scenarios. */
 import { percentile } from "../../bench/load";
-import { medianRuns, medianSearch } from "../../bench/run";
+import { medianRatios, type Measured } from "../../bench/report-sections";
+import { medianRuns } from "../../bench/suite";
 
 const run = (
   name: string,
@@ -40,17 +40,6 @@ it("keeps, per scenario, the run with the median throughput", () => {
 it("takes the lower middle of an even number of runs, and the only run of one", () => {
   expect(medianRuns([[run("a", 5)], [run("a", 9)]])[0].result.requestsPerSecond).toBe(5);
   expect(medianRuns([[run("a", 7)]])[0].result.requestsPerSecond).toBe(7);
-});
-
-it("judges the search target by the run with the median p95, not the best one", () => {
-  const search = (p95: number): Measured => {
-    const measured = run("search", 200);
-    return { ...measured, result: { ...measured.result, p95 } };
-  };
-  const runs = [search(119), search(93), search(104)];
-  expect(medianSearch(runs)).toBe(runs[2]);
-  expect(medianSearch([search(99)]).result.p95).toBe(99);
-  expect(medianSearch([search(90), search(120)]).result.p95).toBe(120);
 });
 
 it("takes the ratios to the floor within each run, then their median", () => {

@@ -1,6 +1,9 @@
 /** bench/report.ts: what the report says of the targets, from made-up measurements. */
-import { renderReport, type Measured, type ReportInput } from "../../bench/report";
+import type { PageVsDriver } from "../../bench/driver-alone";
 import type { LoadResult } from "../../bench/load";
+import type { MemberReads } from "../../bench/member-reads";
+import { renderReport, type Measured, type ReportInput, type SizeResult } from "../../bench/report";
+import { crossing } from "../../bench/report-text";
 import { parseBenchArguments } from "../../bench/run";
 
 const load = (requestsPerSecond: number, p99 = 10, p95 = 10): LoadResult => ({
@@ -22,49 +25,81 @@ const read = (name: string, via: Measured["via"], group: string, rps: number): M
   result: load(rps),
 });
 
+/** The three member reads, each with this p95. */
+const memberReads = (p95: number): MemberReads => {
+  const one = (name: string): Measured => ({
+    name,
+    via: "REST",
+    connections: 1,
+    result: { ...load(1000 / p95, p95, p95), total: 12 },
+  });
+  return { list: one("GET /members"), search: one("search"), users: one("GET /users") };
+};
+
+const size = (members: number, p95: number, serviceRssMb = 150): SizeResult => ({
+  members,
+  reads: memberReads(p95),
+  serviceRssMb,
+  engineRssMb: 100,
+});
+
+/** Mean times per page (ms) through the service and the driver. */
+const page = (serviceMs: number, driverMs: number): PageVsDriver => ({
+  page: 50,
+  service: load(1000 / serviceMs),
+  driver: load(1000 / driverMs),
+  ratio: serviceMs / driverMs,
+  turnRatios: [serviceMs / driverMs],
+  queries: ["find members {} ‖ aggregate members {}", "find users {}"],
+});
+
+interface Slow {
+  ratios?: boolean;
+  reads?: boolean;
+  offices?: boolean;
+  page?: boolean;
+  memory?: boolean;
+}
+
 /** Every target met except those `slow` names. */
-function input(slow: { ratios?: boolean; search?: boolean; offices?: boolean }): ReportInput {
+function input(slow: Slow): ReportInput {
   const interfaces = slow.ratios ? 700 : 950;
   const suite = ["offices list", "office by id"].flatMap((group) => [
     read(`${group} REST`, "REST", group, interfaces),
     read(`${group} GraphQL`, "GraphQL", group, interfaces),
     read(`${group} floor`, "floor", group, 1000),
   ]);
-  const search: Measured = {
-    name: "search",
-    via: "REST",
-    connections: 10,
-    result: load(200, 90, slow.search ? 130 : 60),
-  };
   return {
     options: parseBenchArguments([]),
-    date: new Date("2026-11-23T00:00:00Z"),
-    measured: [...suite, search],
+    date: new Date("2026-11-24T00:00:00Z"),
+    engine: "ferretdb",
+    sizes: [size(1000, 20), size(10_000, 100), size(100_000, 1000, slow.memory ? 200 : 160)],
+    targetReads: memberReads(slow.reads ? 400 : 100),
+    page: slow.page ? page(130.2, 100) : page(110, 100),
+    measured: suite,
+    readRuns: [suite],
     storm: {
       alone: load(3000, slow.offices ? 60 : 20),
       floor: load(3400, slow.offices ? 45 : 18),
       during: load(2500, 30),
       storm: load(3),
     },
-    searchTarget: search,
-    searchRuns: [search],
-    readRuns: [suite],
-    searchAlone: { ...search, connections: 1, result: load(80, 20, 10) },
-    rss: [250, 251, 250, 260],
-    cluster: [],
-    csvExport: { rows: 100_000, seconds: 20, baselineMb: 250, peakGrowthMb: 5 },
+    csvExport: { rows: 10_500, seconds: 2, baselineMb: 150, peakGrowthMb: 5 },
+    capacity: { members: 10_000, collections: [] },
   };
 }
 
 it("gives a missed target's reason once, below the table, however many rows miss for it", () => {
-  const report = renderReport(input({ ratios: true, search: true }));
+  const report = renderReport(input({ ratios: true, reads: true }));
   expect(report.match(/\*\*not met\*\*, see "Ratios to the floor" below/g)).toHaveLength(4);
   expect(report.match(/\*\*Ratios to the floor\.\*\* /g)).toHaveLength(1);
-  expect(report).toContain('**not met**, see "Member search" below');
-  expect(report.match(/\*\*Member search\.\*\* /g)).toHaveLength(1);
+  expect(
+    report.match(/\*\*not met\*\*, see "Member reads on the embedded engine" below/g),
+  ).toHaveLength(3);
+  expect(report.match(/\*\*Member reads on the embedded engine\.\*\* /g)).toHaveLength(1);
   // The reasons come after the table of targets.
   expect(report.indexOf("## Why the missed targets were missed")).toBeGreaterThan(
-    report.indexOf("| RSS after the full benchmark"),
+    report.indexOf("| GET /offices p99 during"),
   );
 });
 
@@ -72,6 +107,42 @@ it("gives no reasons when every target is met", () => {
   const report = renderReport(input({}));
   expect(report).not.toContain("not met");
   expect(report).not.toContain("## Why the missed targets were missed");
+});
+
+it("judges the member reads at the target count at one connection", () => {
+  const report = renderReport(input({ reads: true }));
+  expect(report).toContain(
+    "| GET /members p95 < 150 ms at one connection, 10,000 members | p95 400 ms, p50 5 ms (12 requests) | **not met**",
+  );
+  // The reason names what the driver alone took for the same page.
+  expect(report).toContain("the page's queries through the driver alone took 100.0 ms");
+});
+
+it("judges a member page against the driver alone rounded up, so 1.302 is not 1.30", () => {
+  const met = renderReport(input({}));
+  expect(met).toContain("| 1.10 × (110.0 ms against 100.0 ms a page; turns: 1.10) | met |");
+  const missed = renderReport(input({ page: true }));
+  expect(missed).toContain(
+    "| 1.31 × (130.2 ms against 100.0 ms a page; turns: 1.31) | **not met**",
+  );
+  expect(missed).toContain("The service adds 30.2 ms a page");
+});
+
+it("judges memory by the service's RSS at the largest count against the smallest", () => {
+  expect(renderReport(input({}))).toContain(
+    "| Service RSS at 100,000 members ≤ 30 MB above 1,000, after the same read load | 160 MB against 150 MB (+10 MB) | met |",
+  );
+  expect(renderReport(input({ memory: true }))).toContain(
+    "| 200 MB against 150 MB (+50 MB) | **not met**",
+  );
+});
+
+it("says from which member count the member reads pass the target, between measured counts", () => {
+  // 100 ms at 10 000 and 1 000 ms at 100 000: 150 ms is 1/18 of the way.
+  expect(crossing([size(1000, 20), size(10_000, 100), size(100_000, 1000)], 150)).toBe(15_000);
+  expect(crossing([size(1000, 20), size(10_000, 100)], 150)).toBeNull();
+  expect(crossing([size(1000, 200), size(10_000, 300)], 150)).toBe(1000);
+  expect(renderReport(input({}))).toContain("reaches 150 ms at about 15,000 members");
 });
 
 it("says a missed GET /offices p99 target against what the floor reached at that concurrency", () => {

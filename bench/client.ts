@@ -1,0 +1,51 @@
+import { DEMO_PASSWORD } from "../scripts/demo/demo-data";
+import type { Session } from "./scenarios";
+
+export async function postJson<T>(url: string, body: unknown, token?: string): Promise<T> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: JSON.stringify(body),
+  });
+  const parsed = (await response.json()) as T;
+  if (!response.ok) throw new Error(`${url}: ${response.status} ${JSON.stringify(parsed)}`);
+  return parsed;
+}
+
+export async function getJson<T>(url: string, token: string): Promise<T> {
+  const response = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
+  const parsed = (await response.json()) as T;
+  if (!response.ok) throw new Error(`${url}: ${response.status} ${JSON.stringify(parsed)}`);
+  return parsed;
+}
+
+export const signIn = async (baseUrl: string, email: string, password: string) =>
+  (await postJson<{ accessToken: string }>(`${baseUrl}/api/v1/auth/login`, { email, password }))
+    .accessToken;
+
+/** Tokens and ids the scenarios use, read through the API like any client would. */
+export async function openSession(service: { url: string; floorUrl: string }): Promise<Session> {
+  const adminToken = await signIn(service.url, "reviewer@demo.example.org", DEMO_PASSWORD);
+  const members = await getJson<{ data: { user: { email: string }; lastName: string }[] }>(
+    `${service.url}/api/v1/members?limit=40&status=APPROVED`,
+    adminToken,
+  );
+  const someone = members.data[0];
+  const memberToken = await signIn(service.url, someone.user.email, DEMO_PASSWORD);
+  const offices = await getJson<{ data: { id: string }[] }>(
+    `${service.url}/api/v1/offices?limit=1`,
+    memberToken,
+  );
+  return {
+    baseUrl: service.url,
+    floorUrl: service.floorUrl,
+    adminToken,
+    memberToken,
+    memberEmail: someone.user.email,
+    officeId: offices.data[0].id,
+    searchTerms: [...new Set(members.data.map((m) => m.lastName.toLowerCase().slice(0, 4)))],
+  };
+}
