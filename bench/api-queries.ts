@@ -92,7 +92,7 @@ function holderLists(): ApiQuery[] {
 export const API_QUERIES: readonly ApiQuery[] = [
   ...memberLists(),
   {
-    api: "GET /members/me, an account's records (also erasure, email change)",
+    api: "GET /members/me",
     collection: "members",
     command: "page",
     filter: { userId: "eq" },
@@ -105,9 +105,16 @@ export const API_QUERIES: readonly ApiQuery[] = [
     filter: { userId: "eq" },
   },
   {
+    api: "an account's records (email change, erasure, data export)",
+    collection: "members",
+    command: "find",
+    filter: { userId: "eq" },
+    sort: NEWEST_FIRST,
+  },
+  {
     api: "POST /members/apply, decisions, archive, retrieve: one open application per person",
     collection: "members",
-    command: "exists",
+    command: "unique write",
     filter: { openKey: "eq" },
   },
   {
@@ -224,7 +231,7 @@ export const API_QUERIES: readonly ApiQuery[] = [
   {
     api: "POST, PATCH /offices: one title per name",
     collection: "offices",
-    command: "exists",
+    command: "unique write",
     filter: { nameKey: "eq" },
   },
   ...holderLists(),
@@ -255,9 +262,15 @@ export const API_QUERIES: readonly ApiQuery[] = [
   {
     api: "erasure and data export: an account's appointments",
     collection: "office_holders",
-    command: "page",
+    command: "find",
     filter: { userId: "eq" },
     sort: NEWEST_FIRST,
+  },
+  {
+    api: "erasure: the account's running terms are ended first",
+    collection: "office_holders",
+    command: "find",
+    filter: { userId: "eq", releasedAt: "eq" },
   },
   {
     api: "DELETE /offices/{id}: its appointments",
@@ -294,7 +307,7 @@ export const API_QUERIES: readonly ApiQuery[] = [
   {
     api: "POST, PATCH /branch-service: one branch per title",
     collection: "branch_services",
-    command: "exists",
+    command: "unique write",
     filter: { titleKey: "eq" },
   },
 ];

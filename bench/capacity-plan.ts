@@ -40,11 +40,13 @@ function entryOf(collection: CollectionStats, key: IndexKey) {
   return { bytes: keyBytes + RECORD_ID_BYTES, perDocument };
 }
 
+/** MB, or KB below a tenth of one, so the small collections do not all read 0.0. */
 const mb = (bytes: number) => {
   const value = bytes / 2 ** 20;
-  return value < 10 ? value.toFixed(1) : Math.round(value).toLocaleString("en");
+  if (value < 0.1) return `${Math.max(1, Math.round(bytes / 1024))} KB`;
+  return `${value < 10 ? value.toFixed(1) : Math.round(value).toLocaleString("en")} MB`;
 };
-const range = ([low, high]: readonly [number, number]) => `${mb(low)}–${mb(high)} MB`;
+const range = ([low, high]: readonly [number, number]) => `${mb(low)}–${mb(high)}`;
 
 interface IndexRow {
   collection: CollectionStats;
@@ -145,11 +147,11 @@ export function renderCapacityPlan(input: CapacityInput): string[] {
     "| | 100,000 members | 1,000,000 members |",
     "|---|---:|---:|",
     `| Indexes | ${range(totals[0])} | ${range(totals[1])} |`,
-    `| Hot documents | ${mb(hot[0])} MB | ${mb(hot[1])} MB |`,
+    `| Hot documents | ${mb(hot[0])} | ${mb(hot[1])} |`,
     `| Working set | ${range([totals[0][0] + hot[0], totals[0][1] + hot[0]])} | ${range([totals[1][0] + hot[1], totals[1][1] + hot[1]])} |`,
-    `| RAM for it | ${mb(2 * (totals[0][1] + hot[0]) + 2 ** 30)} MB | ${mb(2 * (totals[1][1] + hot[1]) + 2 ** 30)} MB |`,
+    `| RAM for it | ${mb(2 * (totals[0][1] + hot[0]) + 2 ** 30)} | ${mb(2 * (totals[1][1] + hot[1]) + 2 ** 30)} |`,
     "",
-    "What `explain` would show on MongoDB for each query the API sends other than by `_id` (bench/api-queries.ts, planned by bench/query-plan.ts from the declared indexes: the index binding most equality fields before the sort): an IXSCAN, then FETCH for the documents returned, and no SORT stage. `… ~ /…/` is an unanchored regex (search): it cannot bound a scan, so it is tested on the index keys where the index holds the field, before any document is fetched.",
+    "What `explain` would show on MongoDB for each query the API sends other than by `_id` (bench/api-queries.ts, planned by bench/query-plan.ts from the declared indexes: the index binding most equality fields before the sort): an IXSCAN, then FETCH for the documents returned, and no SORT stage. `~ /…/` is the unanchored regex of a search: it cannot bound a scan, so it is tested on the index keys where the index holds the field, before any document is fetched.",
     "",
     "| API | Collection | Filter; sort | Plan on MongoDB |",
     "|---|---|---|---|",

@@ -13,7 +13,16 @@ export type Match = "eq" | "in" | "range" | "regex";
 export interface PlannedQuery {
   collection: string;
   /** Only the forms below are planned; a by-`_id` query is always IDHACK or an `_id` IXSCAN. */
-  command: "find" | "page" | "count" | "exists" | "update" | "delete" | "metadata count";
+  command:
+    | "find"
+    | "page"
+    | "count"
+    | "exists"
+    | "update"
+    | "delete"
+    | "metadata count"
+    /** An insert or update that a unique index on the filter's field refuses as a duplicate. */
+    | "unique write";
   filter: Record<string, Match>;
   sort?: IndexKey;
 }
@@ -72,6 +81,13 @@ export function planOf(query: PlannedQuery, declared: readonly IndexKey[]): Plan
   if (query.command === "metadata count") {
     return { index: null, stages: ["COUNT (the collection's metadata)"], served: true };
   }
+  if (query.command === "unique write") {
+    const field = Object.keys(query.filter)[0];
+    const unique = declared.find((key) => Object.keys(key).join() === field);
+    return unique
+      ? { index: unique, stages: ["the write's own check of the unique index"], served: true }
+      : { index: null, stages: ["no unique index: duplicates are not refused"], served: false };
+  }
   if (query.filter._id === "eq") {
     return { index: ID_INDEX, stages: ["IDHACK"], served: true };
   }
@@ -123,6 +139,7 @@ function tail(query: PlannedQuery): string[] {
       return ["DELETE"];
     case "find":
     case "metadata count":
+    case "unique write":
       return [];
   }
 }

@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import { PATCH_NAMES } from "../src/db/ferretdb-install";
 import type { LoadResult } from "./load";
 
 export interface Measured {
@@ -60,7 +61,7 @@ export function versions(engine: string): string {
     `mongodb driver ${read("mongodb")}`,
     `autocannon ${read("autocannon")}`,
     engine === "ferretdb"
-      ? "FerretDB v1.24.2 (SQLite backend, with the patches of src/db/ferretdb-install.ts: `_id` lookups and `_id $in` through the `_id` index, a one-pass document reader, no copies for an empty projection, no second decode of each reply, writes to one collection one at a time)"
+      ? `FerretDB v1.24.2 (SQLite backend, built with the patches ${PATCH_NAMES.join(", ")} of src/db/ferretdb-install.ts)`
       : `database engine: ${engine}`,
   ].join(", ");
 }

@@ -22,9 +22,10 @@ export function readingTheNumbers(input: ReportInput): string[] {
   const engine =
     input.engine === "ferretdb"
       ? [
-          "The embedded engine, FerretDB v1 on SQLite, uses no index but `_id` (and `_id $in`, with the",
-          "install's patch): every other query reads and decodes every document of its collection from",
-          "its stored JSON, filters it, and sorts what matches in memory. So member lists, searches and",
+          "The embedded engine, FerretDB v1 on SQLite, uses no index but `_id` (an `_id`, an `_id $in`",
+          "or an `_id` beside other conditions, with the install's patches): every other query reads",
+          "and decodes every document of its collection from its stored JSON, filters it, and sorts",
+          "what matches in memory. So member lists, searches and",
           'GET /users grow in step with the membership (table "By member count"), and the engine, not',
           'the service, takes the time (section "A member page against the driver alone"). On MongoDB',
           'the same queries walk the declared indexes (section "Capacity plan for MongoDB"): a page',
