@@ -23,12 +23,13 @@ interface Patch {
   edits: { file: string; from: string; to: string }[];
 }
 
-export type PatchName = "id-index" | "id-pushdown" | "write-lock";
+export type PatchName = "id-index" | "id-pushdown" | "write-lock" | "fast-reader";
 
 /**
- * Only what changes behaviour the service relies on; each has a test in
- * tests/db/ferretdb-engine.test.ts that fails without it. Patches kept for speed alone were
- * dropped (docs/decisions.md, "Data layer (issue 31)").
+ * The changes the service's behaviour rests on, each with a test in
+ * tests/db/ferretdb-engine.test.ts that fails without it, and one kept for speed alone, with a
+ * differential test against FerretDB's own code and its measured gain in docs/performance.md
+ * (docs/decisions.md, "Data layer (issue 31)").
  */
 const PATCHES: Patch[] = [
   {
@@ -81,20 +82,45 @@ const PATCHES: Patch[] = [
       };
     }),
   },
+  {
+    // Speed alone: FerretDB's reader of stored documents decodes every value several times
+    // over, and a filter SQLite is not handed reads the whole collection through it. The
+    // one-pass reader (engine/ferretdb/internal/handler/sjson/fast_reader.go) answers first and
+    // leaves what it is unsure of to FerretDB's, kept callable as stockUnmarshal so that
+    // fast_reader_test.go holds the two to the same answers (tests/db/ferretdb-reader.test.ts
+    // runs it; bench/ferretdb-reader.ts measures the gain).
+    name: "fast-reader",
+    files: ["internal/handler/sjson/fast_reader.go", "internal/handler/sjson/fast_reader_test.go"],
+    edits: [
+      {
+        file: "internal/handler/sjson/sjson.go",
+        from: "func Unmarshal(data []byte) (*types.Document, error) {\n",
+        to:
+          "func Unmarshal(data []byte) (*types.Document, error) {\n" +
+          "\tif doc, ok := fastUnmarshal(data); ok {\n\t\treturn doc, nil\n\t}\n\n" +
+          "\treturn stockUnmarshal(data)\n}\n\n" +
+          "// stockUnmarshal is FerretDB's own Unmarshal, which fastUnmarshal must agree with.\n" +
+          "func stockUnmarshal(data []byte) (*types.Document, error) {\n",
+      },
+    ],
+  },
 ];
 
 export const PATCH_NAMES: readonly PatchName[] = PATCHES.map((patch) => patch.name);
 
 /**
- * Names what the binary in .tools was built with; a different one is rebuilt. The digest
- * covers the edits and the added files, so changing either rebuilds on the next start.
+ * Names what a binary was built with (all patches but `without`); a binary of another recipe
+ * is rebuilt. The digest covers the edits and the added files, so changing either rebuilds on
+ * the next start.
  */
-function recipe(): string {
-  const digest = crypto.createHash("sha256").update(JSON.stringify(PATCHES));
-  for (const patch of PATCHES) {
+export function ferretdbRecipe(without: readonly PatchName[] = []): string {
+  const patches = PATCHES.filter((patch) => !without.includes(patch.name));
+  const digest = crypto.createHash("sha256").update(JSON.stringify(patches));
+  for (const patch of patches) {
     for (const file of patch.files) digest.update(fs.readFileSync(patchFilePath(file)));
   }
-  return `v1 + ${PATCH_NAMES.join(", ")}, ${digest.digest("hex").slice(0, 16)}`;
+  const names = patches.map((patch) => patch.name).join(", ");
+  return `v1 + ${names}, ${digest.digest("hex").slice(0, 16)}`;
 }
 
 function patchFilePath(file: string): string {
@@ -112,7 +138,7 @@ function recipePath(): string {
 /** An already-built binary: the project's own (if built by this recipe), then PATH. */
 export function findFerretdb(): string | undefined {
   const local = ferretdbToolPath();
-  if (fs.existsSync(local) && readRecipe() === recipe()) return local;
+  if (fs.existsSync(local) && readRecipe() === ferretdbRecipe()) return local;
   if (fs.existsSync(local)) return undefined;
   return findExecutable("ferretdb");
 }
@@ -131,7 +157,7 @@ type Log = (message: string) => void;
 export async function installFerretdb(log: Log): Promise<string> {
   const target = ferretdbToolPath();
   await buildFerretdb({ target, without: [] }, log);
-  fs.writeFileSync(recipePath(), `${recipe()}\n`);
+  fs.writeFileSync(recipePath(), `${ferretdbRecipe()}\n`);
   return target;
 }
 
@@ -149,33 +175,90 @@ export interface BuildOptions {
  * generated build/version/version.txt. So: download the exact version, write that file, build.
  */
 export async function buildFerretdb(options: BuildOptions, log: Log): Promise<void> {
+  const build = async (source: FerretdbSource) => {
+    log(`building FerretDB ${source.version} with ${source.go} (first run only, about a minute)`);
+    fs.mkdirSync(path.dirname(options.target), { recursive: true });
+    const partial = `${options.target}.${process.pid}.partial`;
+    const compile = (extra: string[]) =>
+      run(source.go, ["build", "-trimpath", ...extra, "-o", partial, "./cmd/ferretdb"], {
+        cwd: source.dir,
+        env: source.env,
+        maxBuffer: 16 << 20,
+      });
+    try {
+      await compile([]);
+    } catch {
+      // Newer Go releases reject some old dependencies' go:linkname use unless told not to check.
+      await compile(["-ldflags=-checklinkname=0"]);
+    }
+    fs.renameSync(partial, options.target);
+    log(`FerretDB ${source.version} installed at ${options.target}`);
+  };
+  await onFirstVersion(options.without, build, { nextVersionIfUseFails: true });
+}
+
+/** FerretDB's source tree with the patches applied, and how to run Go on it. */
+export interface FerretdbSource {
+  dir: string;
+  version: string;
+  go: string;
+  /** What every Go command on this tree runs with, as the build does. */
+  env: NodeJS.ProcessEnv;
+}
+
+/**
+ * Runs `use` on the patched source the build would compile (the first version the patches
+ * apply to), in a temporary folder removed afterwards, so the patches' Go tests run on what
+ * the binary is built from. A failure of `use` is returned as it is, not retried on an older
+ * version.
+ */
+export function withFerretdbSource<T>(
+  without: readonly PatchName[],
+  use: (source: FerretdbSource) => Promise<T>,
+): Promise<T> {
+  return onFirstVersion(without, use, { nextVersionIfUseFails: false });
+}
+
+async function onFirstVersion<T>(
+  without: readonly PatchName[],
+  use: (source: FerretdbSource) => Promise<T>,
+  { nextVersionIfUseFails }: { nextVersionIfUseFails: boolean },
+): Promise<T> {
   const go = findExecutable("go");
   if (!go) throw new Error("FerretDB is not installed and no Go toolchain is on PATH to build it");
   const env = { ...process.env, GOTOOLCHAIN: "local", GOFLAGS: "-mod=mod" };
-  const patches = PATCHES.filter((patch) => !options.without.includes(patch.name));
+  const patches = PATCHES.filter((patch) => !without.includes(patch.name));
   const failures: string[] = [];
   for (const version of VERSIONS) {
+    let dir: string | undefined;
     try {
-      log(`building FerretDB ${version} with ${go} (first run only, about a minute)`);
-      await buildVersion(go, version, env, patches, options.target);
-      log(`FerretDB ${version} installed at ${options.target}`);
-      return;
+      dir = await patchedSource(go, version, env, patches);
     } catch (error) {
-      failures.push(
-        `${version}: ${(error as Error).message.trim().split("\n").slice(-5).join(" | ")}`,
-      );
+      failures.push(`${version}: ${lastLines(error)}`);
+      continue;
+    }
+    try {
+      return await use({ dir, version, go, env });
+    } catch (error) {
+      if (!nextVersionIfUseFails) throw error;
+      failures.push(`${version}: ${lastLines(error)}`);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   }
   throw new Error(`FerretDB could not be built:\n${failures.join("\n")}`);
 }
 
-async function buildVersion(
+function lastLines(error: unknown): string {
+  return (error as Error).message.trim().split("\n").slice(-5).join(" | ");
+}
+
+async function patchedSource(
   go: string,
   version: string,
   env: NodeJS.ProcessEnv,
   patches: Patch[],
-  target: string,
-): Promise<void> {
+): Promise<string> {
   const { stdout } = await run(go, ["mod", "download", "-json", `${MODULE}@${version}`], {
     env,
     maxBuffer: 1 << 20,
@@ -189,23 +272,10 @@ async function buildVersion(
     makeWritable(workDir);
     fs.writeFileSync(path.join(workDir, "build", "version", "version.txt"), `${version}\n`);
     applyPatches(workDir, version, patches);
-    fs.mkdirSync(path.dirname(target), { recursive: true });
-    const partial = `${target}.${process.pid}.partial`;
-    const build = (extra: string[]) =>
-      run(go, ["build", "-trimpath", ...extra, "-o", partial, "./cmd/ferretdb"], {
-        cwd: workDir,
-        env,
-        maxBuffer: 16 << 20,
-      });
-    try {
-      await build([]);
-    } catch {
-      // Newer Go releases reject some old dependencies' go:linkname use unless told not to check.
-      await build(["-ldflags=-checklinkname=0"]);
-    }
-    fs.renameSync(partial, target);
-  } finally {
+    return workDir;
+  } catch (error) {
     fs.rmSync(workDir, { recursive: true, force: true });
+    throw error;
   }
 }
 
