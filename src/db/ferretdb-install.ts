@@ -90,7 +90,13 @@ const PATCHES: Patch[] = [
     // fast_reader_test.go holds the two to the same answers (tests/db/ferretdb-reader.test.ts
     // runs it; bench/ferretdb-reader.ts measures the gain).
     name: "fast-reader",
-    files: ["internal/handler/sjson/fast_reader.go", "internal/handler/sjson/fast_reader_test.go"],
+    files: [
+      "fast_reader.go",
+      "fast_reader_json.go",
+      "fast_reader_schema.go",
+      "fast_reader_test.go",
+      "fast_reader_corpus_test.go",
+    ].map((file) => `internal/handler/sjson/${file}`),
     edits: [
       {
         file: "internal/handler/sjson/sjson.go",
