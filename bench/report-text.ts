@@ -12,7 +12,7 @@ export function loadLine(options: BenchOptions): string {
   const target = count(options.targetSize);
   return [
     `autocannon in the benchmark's own process on the same machine (it shares the ${os.cpus().length} cores).`,
-    `Member reads: one request at a time, ${options.sizeSamples} of each after one unmeasured, at every member count (the same load at each; the service's resident memory is read right after it), then ${options.targetSamples} more of each at ${target} for the targets.`,
+    `Member reads: one request at a time, ${options.sizeSamples} of each at every member count (after the session's first reads, which list members and offices; the same load at each count, and the service's resident memory is read right after it), then ${options.targetSamples} more of each at ${target} for the targets.`,
     `A member page against the driver alone: ${options.pageTurns} turns of ${options.pagesPerTurn} pages a side, one at a time, after one of each.`,
     `The interfaces at ${target}: ${options.durationSeconds} s per scenario after a 1 s warm-up (and, before the first run, one unmeasured 2 s pass over every scenario), ${options.connections} connections unless stated; ${options.runs} runs, each row the median run by throughput; a group's REST, GraphQL and floor rows take turns of 1 s each, and a ratio target uses the median of the runs' ratios.`,
   ].join(" ");

@@ -2,9 +2,9 @@
  * `npm run bench`: the service on the embedded engine with the demo data at several member
  * counts, measured with autocannon from this (separate) process; writes docs/performance.md.
  *
- *   npm run bench -- [--sizes=1000,10000,100000] [--target=10000] [--duration=5] [--runs=3]
+ *   npm run bench -- [--sizes=1000,10000,100000] [--target=10000] [--duration=4] [--runs=3]
  *                    [--out=docs/performance.md] [--data-dir=bench/.data] [--smoke]
- *                    [--only=<text>] [--connections=4] [--samples=3]
+ *                    [--only=<text>] [--connections=4] [--samples=2]
  *
  * --smoke: a few hundred members, one-second loads, one run; for the test suite, which checks
  * that the harness works, not how fast anything is.
@@ -94,11 +94,11 @@ export function parseBenchArguments(argv: string[]): BenchOptions {
   return {
     sizes,
     targetSize,
-    sizeSamples: number("samples", 3),
-    targetSamples: smoke ? 5 : 10,
-    pageTurns: smoke ? 2 : 4,
+    sizeSamples: number("samples", smoke ? 3 : 2),
+    targetSamples: smoke ? 5 : 6,
+    pageTurns: smoke ? 2 : 3,
     pagesPerTurn: 2,
-    durationSeconds: number("duration", smoke ? 1 : 5),
+    durationSeconds: number("duration", smoke ? 1 : 4),
     runs: number("runs", smoke ? 1 : 3),
     out: path.resolve(flags.get("out") ?? "docs/performance.md"),
     dataDir: path.resolve(flags.get("data-dir") ?? path.join("bench", ".data")),
@@ -140,7 +140,7 @@ async function targetSuite(
 ): Promise<TargetPart> {
   const pid = service.child.pid!;
   log(`member reads at ${options.targetSize}: ${options.targetSamples} more of each`);
-  const targetReads = await measureMemberReads(session, options.targetSamples, 0);
+  const targetReads = await measureMemberReads(session, options.targetSamples);
   const page = await measurePageVsDriver({
     uri: engine.uri,
     env: serviceEnv(engine, options.targetSize),
@@ -189,7 +189,7 @@ export async function runBench(options: BenchOptions): Promise<ReportInput> {
       try {
         const session = await openSession(service);
         log(`member reads at ${members}: ${options.sizeSamples} of each, one at a time`);
-        const reads = await measureMemberReads(session, options.sizeSamples, 1);
+        const reads = await measureMemberReads(session, options.sizeSamples);
         const size: SizeResult = {
           members,
           reads,
@@ -232,7 +232,7 @@ async function quickRun(options: BenchOptions): Promise<void> {
       try {
         const session = await openSession(service);
         if (options.only === "members") {
-          const reads = await measureMemberReads(session, options.sizeSamples, 1);
+          const reads = await measureMemberReads(session, options.sizeSamples);
           for (const read of Object.values(reads)) {
             log(`${members} ${read.name}: p50 ${read.result.p50} ms, p95 ${read.result.p95} ms`);
           }
