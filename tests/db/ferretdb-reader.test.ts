@@ -49,6 +49,8 @@ withGo(
       }
     });
     expect(output).toMatch(/^ok\s+github\.com\/FerretDB\/FerretDB\/internal\/handler\/sjson/m);
+    // The fuzzer ran, beyond its seeds.
+    expect(output).toMatch(/fuzz: elapsed: \d+s, execs: [1-9]/);
   },
   240_000,
 );
