@@ -2,6 +2,7 @@ import os from "node:os";
 import { renderCapacityPlan } from "./capacity-plan";
 import type { CapacityInput } from "./collection-stats";
 import type { PageVsDriver } from "./driver-alone";
+import { renderReaderGain, type ReaderGainResult } from "./ferretdb-reader";
 import type { LoadResult } from "./load";
 import type { MemberReads } from "./member-reads";
 import {
@@ -62,6 +63,8 @@ export interface ReportInput {
   storm: { alone: LoadResult; floor: LoadResult; during: LoadResult; storm: LoadResult };
   csvExport: { rows: number; seconds: number; baselineMb: number; peakGrowthMb: number };
   capacity: CapacityInput;
+  /** What the embedded FerretDB's one speed patch gains (bench/ferretdb-reader.ts); not in --smoke. */
+  readerGain?: ReaderGainResult;
 }
 
 const count = (members: number) => members.toLocaleString("en");
@@ -154,6 +157,7 @@ export function renderReport(input: ReportInput): string {
     "",
     `GET /members/export.csv of all ${count(csvExport.rows)} records (archived included) at ${target} members: ${csvExport.seconds} s; the service's resident memory rose by at most ${csvExport.peakGrowthMb} MB over its ${csvExport.baselineMb} MB while streaming (sampled every 100 ms).`,
     ...renderCapacityPlan(input.capacity),
+    ...(input.readerGain ? ["", renderReaderGain(input.readerGain)] : []),
     "",
   );
   return lines.join("\n");

@@ -22,6 +22,7 @@ import { openSession } from "./client";
 import { sampleCollections } from "./collection-stats";
 import { databaseOf, ensureDatasets, removeRunLeftovers } from "./dataset";
 import { measurePageVsDriver } from "./driver-alone";
+import { measureReaderGain } from "./ferretdb-reader";
 import { measureMemberReads } from "./member-reads";
 import { childResidentMb, cpuMicros, residentMb } from "./processes";
 import { renderReport, type ReportInput, type SizeResult } from "./report";
@@ -219,6 +220,17 @@ export async function runBench(options: BenchOptions): Promise<ReportInput> {
   }
 }
 
+/**
+ * The full run, and then, with the run's engine stopped so that nothing else competes, what
+ * FerretDB's one speed patch gains (it builds a FerretDB without it once, into bench/.tools).
+ */
+async function fullRun(options: BenchOptions): Promise<ReportInput> {
+  const input = await runBench(options);
+  if (input.engine !== "ferretdb") return input;
+  log("the FerretDB reader's gain (bench/ferretdb-reader.ts)");
+  return { ...input, readerGain: await measureReaderGain({ log }) };
+}
+
 /** --only: one part of a full run, printed as it goes. */
 async function quickRun(options: BenchOptions): Promise<void> {
   const engine = await startEngine({ dataDir: options.dataDir, log });
@@ -268,7 +280,7 @@ async function main(): Promise<void> {
   const options = parseBenchArguments(process.argv.slice(2));
   if (options.only !== null) return quickRun(options);
   const started = Date.now();
-  const input = await runBench(options);
+  const input = await fullRun(options);
   fs.mkdirSync(path.dirname(options.out), { recursive: true });
   fs.writeFileSync(options.out, renderReport(input));
   log(`wrote ${options.out} after ${Math.round((Date.now() - started) / 60_000)} min`);

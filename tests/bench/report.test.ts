@@ -145,6 +145,31 @@ it("says from which member count the member reads pass the target, between measu
   expect(renderReport(input({}))).toContain("reaches 150 ms at about 15,000 members");
 });
 
+it("adds what FerretDB's reader patch gains when the run measured it", () => {
+  expect(renderReport(input({}))).not.toContain("## FerretDB's one-pass document reader");
+  const query = {
+    query: "countDocuments({})",
+    withReaderMs: 200,
+    stockReaderMs: 1600,
+    gain: 8,
+    withReaderRunsMs: [200],
+    stockReaderRunsMs: [1600],
+  };
+  const report = renderReport({
+    ...input({}),
+    readerGain: {
+      members: 5000,
+      documents: 5000,
+      runs: 1,
+      cores: 2,
+      loadAverage: 1,
+      queries: [query],
+    },
+  });
+  expect(report).toContain("## FerretDB's one-pass document reader");
+  expect(report).toContain("| `countDocuments({})` | 200 ms | 1.60 s | 8.0x |");
+});
+
 it("says a missed GET /offices p99 target against what the floor reached at that concurrency", () => {
   const report = renderReport(input({ offices: true }));
   expect(report).toContain(
