@@ -40,13 +40,15 @@ function entryOf(collection: CollectionStats, key: IndexKey) {
   return { bytes: keyBytes + RECORD_ID_BYTES, perDocument };
 }
 
-/** MB, or KB below a tenth of one, so the small collections do not all read 0.0. */
+/** MB; KB below a tenth of one, so small collections do not all read 0.0; GB from 1 024 MB. */
 const mb = (bytes: number) => {
   const value = bytes / 2 ** 20;
   if (value < 0.1) return `${Math.max(1, Math.round(bytes / 1024))} KB`;
-  return `${value < 10 ? value.toFixed(1) : Math.round(value).toLocaleString("en")} MB`;
+  if (value >= 1024) return `${(value / 1024).toFixed(1)} GB`;
+  return `${value < 10 ? value.toFixed(1) : Math.round(value)} MB`;
 };
-const range = ([low, high]: readonly [number, number]) => `${mb(low)}–${mb(high)}`;
+const range = ([low, high]: readonly [number, number]) =>
+  mb(low) === mb(high) ? mb(low) : `${mb(low)}–${mb(high)}`;
 
 interface IndexRow {
   collection: CollectionStats;

@@ -61,7 +61,8 @@ export async function measure(spec: LoadSpec): Promise<LoadResult> {
  * Several loads measured in turns: each for `turnSeconds`, one after the other, `turns` times
  * over. The machine's speed drifts over seconds to minutes: measured back to back, 5 s each,
  * one pair's ratio came out 0.65, 1.09 and 0.89 in the three runs of one benchmark; taking
- * turns, a drift falls on every load alike. Turns are whole seconds: autocannon stops on its
+ * turns, a drift falls on every load alike, and every other round runs in the reverse order.
+ * Turns are whole seconds: autocannon stops on its
  * one-second tick. A spec with an `amount` takes that many answers a turn instead, so that no
  * request is cut off at a turn's end while the database is still busy with it. Each result
  * adds up its turns (rates over their total time, percentiles over every response's time,
@@ -80,7 +81,9 @@ export async function measureInTurns(
     cpu: 0,
   }));
   for (let turn = 0; turn < turns; turn += 1) {
-    for (const [index, spec] of specs.entries()) {
+    // Every other round runs backwards, so that no load always follows the same other one.
+    const order = turn % 2 === 0 ? [...specs.entries()] : [...specs.entries()].reverse();
+    for (const [index, spec] of order) {
       const cpuBefore = cpuOf?.() ?? 0;
       const turnSpec = spec.amount === undefined ? { ...spec, durationSeconds: turnSeconds } : spec;
       const { result, times } = await run(turnSpec);

@@ -116,7 +116,7 @@ export function renderReport(input: ReportInput): string {
   const ratios = medianRatios(input.readRuns);
   for (const ratio of ratios) {
     lines.push(
-      `| ${ratio.group}: REST ≥ ${RATIO_TARGET} × floor | ${ratioText(ratio.rest)} ×${runsOf(ratio.runs, "rest")} | ${verdicts.verdict(ratio.rest >= RATIO_TARGET, WHY.ratio(apollo))} |`,
+      `| ${ratio.group}: REST ≥ ${RATIO_TARGET} × floor | ${ratioText(ratio.rest)} ×${runsOf(ratio.runs, "rest")}${cpuText(input.readRuns, ratio.group, "REST")} | ${verdicts.verdict(ratio.rest >= RATIO_TARGET, WHY.ratio(apollo))} |`,
     );
   }
   lines.push(
@@ -124,7 +124,7 @@ export function renderReport(input: ReportInput): string {
   );
   for (const ratio of ratios) {
     lines.push(
-      `| ${ratio.group}: GraphQL ≥ ${RATIO_TARGET} × floor (issue 7) | ${ratioText(ratio.graphql)} ×${runsOf(ratio.runs, "graphql")} | ${verdicts.verdict(ratio.graphql >= RATIO_TARGET, WHY.ratio(apollo))} |`,
+      `| ${ratio.group}: GraphQL ≥ ${RATIO_TARGET} × floor (issue 7) | ${ratioText(ratio.graphql)} ×${runsOf(ratio.runs, "graphql")}${cpuText(input.readRuns, ratio.group, "GraphQL")} | ${verdicts.verdict(ratio.graphql >= RATIO_TARGET, WHY.ratio(apollo))} |`,
     );
   }
   lines.push(
@@ -167,4 +167,19 @@ const mean = (result: LoadResult) => 1000 / Math.max(result.requestsPerSecond, 1
 
 function runsOf(runs: { rest: number; graphql: number }[], via: "rest" | "graphql"): string {
   return runs.length > 1 ? ` (runs: ${runs.map((run) => ratioText(run[via])).join(", ")})` : "";
+}
+
+/** The service's CPU time per answer through `via` and through the floor, over all runs. */
+function cpuText(runs: Measured[][], group: string, via: Measured["via"]): string {
+  const of = (side: Measured["via"]) => {
+    const each = runs.flatMap((run) =>
+      run
+        .filter((m) => m.group === group && m.via === side)
+        .flatMap((m) => (m.result.cpuMicrosPerRequest ? [m.result.cpuMicrosPerRequest] : [])),
+    );
+    return each.length === 0 ? undefined : each.reduce((a, b) => a + b, 0) / each.length;
+  };
+  const [interfaceUs, floorUs] = [of(via), of("floor")];
+  if (interfaceUs === undefined || floorUs === undefined) return "";
+  return `; the service's CPU per answer ${Math.round(interfaceUs)} µs, the floor's ${Math.round(floorUs)} µs`;
 }

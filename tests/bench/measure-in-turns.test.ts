@@ -27,13 +27,14 @@ it("runs the loads in turns and adds up each one's turns", async () => {
     [
       { url: `${base}/a`, connections: 2 },
       { url: `${base}/missing`, connections: 2 },
+      { url: `${base}/c`, connections: 2 },
     ],
     2,
     { turnSeconds: 1 },
   );
-  // Turns: a, then b, then a again, then b again.
+  // Turns: a, b, c, then backwards, so that no load always follows the same other one.
   const runs = hits.filter((url, index) => index === 0 || hits[index - 1] !== url);
-  expect(runs).toEqual(["/a", "/missing", "/a", "/missing"]);
+  expect(runs).toEqual(["/a", "/missing", "/c", "/missing", "/a"]);
   // Every answer counts; a request still in flight when its turn ends (one per connection) does not.
   const served = (url: string) => hits.filter((hit) => hit === url).length;
   expect(a.total).toBeLessThanOrEqual(served("/a"));
