@@ -29,6 +29,8 @@ export interface LoadResult {
   failures: number;
   /** The server's CPU time per answer, in µs, when measured in turns with a CPU reader. */
   cpuMicrosPerRequest?: number;
+  /** Answers per second in each turn, when measured in turns (in the order of the turns). */
+  turnRates?: number[];
 }
 
 export interface TurnOptions {
@@ -79,6 +81,7 @@ export async function measureInTurns(
     failures: 0,
     seconds: 0,
     cpu: 0,
+    rates: [] as number[],
   }));
   for (let turn = 0; turn < turns; turn += 1) {
     // Every other round runs backwards, so that no load always follows the same other one.
@@ -93,10 +96,12 @@ export async function measureInTurns(
       sum.total += result.requests.total;
       sum.failures += failuresOf(result);
       sum.seconds += result.duration;
+      sum.rates.push(result.requests.total / Math.max(result.duration, 1e-9));
     }
   }
   return sums.map((sum) => ({
     ...resultOf(sum.times, sum.seconds, sum.failures, sum.total),
+    turnRates: sum.rates,
     ...(cpuOf ? { cpuMicrosPerRequest: sum.cpu / Math.max(sum.total, 1) } : {}),
   }));
 }

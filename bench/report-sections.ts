@@ -85,17 +85,37 @@ export interface Ratio {
   graphql: number;
 }
 
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor((sorted.length - 1) / 2)];
+};
+
+/**
+ * The throughput of `a` over that of `b`: the median of their ratios round by round when they
+ * took turns (a pause of the engine falls on one turn, where it would otherwise move the whole
+ * run's ratio), else the ratio of their rates.
+ */
+export function throughputRatio(a: LoadResult, b: LoadResult): number {
+  const [turnsA, turnsB] = [a.turnRates ?? [], b.turnRates ?? []];
+  if (turnsA.length > 0 && turnsA.length === turnsB.length) {
+    return median(turnsA.map((rate, turn) => rate / Math.max(turnsB[turn], 1e-9)));
+  }
+  return a.requestsPerSecond / b.requestsPerSecond;
+}
+
 /** REST / floor and GraphQL / floor throughput for each group that has a floor, in one run. */
 export function ratios(measured: Measured[]): Ratio[] {
   const groups = [...new Set(measured.map((m) => m.group).filter(Boolean))] as string[];
   return groups.flatMap((group) => {
     const of = (via: Measured["via"]) =>
-      measured.find((m) => m.group === group && m.via === via)?.result.requestsPerSecond;
+      measured.find((m) => m.group === group && m.via === via)?.result;
     const floor = of("floor");
     const rest = of("REST");
     const graphql = of("GraphQL");
-    if (!floor || rest === undefined || graphql === undefined) return [];
-    return [{ group, rest: rest / floor, graphql: graphql / floor }];
+    if (!floor?.requestsPerSecond || !rest || !graphql) return [];
+    return [
+      { group, rest: throughputRatio(rest, floor), graphql: throughputRatio(graphql, floor) },
+    ];
   });
 }
 
@@ -106,10 +126,6 @@ export function ratios(measured: Measured[]): Ratio[] {
  */
 export function medianRatios(runs: Measured[][]): (Ratio & { runs: Ratio[] })[] {
   const perRun = runs.map(ratios);
-  const median = (values: number[]) => {
-    const sorted = [...values].sort((a, b) => a - b);
-    return sorted[Math.floor((sorted.length - 1) / 2)];
-  };
   return (perRun[0] ?? []).map(({ group }) => {
     const ofGroup = perRun.flatMap((run) => run.filter((ratio) => ratio.group === group));
     return {
@@ -155,7 +171,7 @@ export function apolloAlone(run: Measured[]): ApolloAlone | undefined {
     expressUs,
     apolloUs,
     onlyApollo: floorUs / (floorUs + Math.max(0, apolloUs - expressUs)),
-    graphqlRatio: graphql.requestsPerSecond / floor.requestsPerSecond,
+    graphqlRatio: throughputRatio(graphql, floor),
   };
 }
 

@@ -44,15 +44,15 @@ export async function readSuite(
     for (const scenario of unit) {
       const spec = scenario.spec(session, options.connections);
       // A short warm-up first (JIT, pools, as a running service would have them), which also
-      // tells how many answers make a turn of about a second.
+      // tells how many answers make a turn of about half a second.
       const warm = await measure({ ...spec, durationSeconds: 1 });
-      const perTurn = Math.max(2 * spec.connections, Math.round(warm.requestsPerSecond));
+      const perTurn = Math.max(2 * spec.connections, Math.round(warm.requestsPerSecond / 2));
       specs.push(unit.length > 1 ? { ...spec, amount: perTurn } : spec);
     }
-    // The scenarios of a ratio take turns of about a second, so that they share the drift.
+    // The scenarios of a ratio take turns of about half a second, so that they share the drift.
     const measured =
       unit.length > 1
-        ? await measureInTurns(specs, options.durationSeconds, { cpuOf })
+        ? await measureInTurns(specs, 2 * options.durationSeconds, { cpuOf })
         : [await measure({ ...specs[0], durationSeconds: options.durationSeconds })];
     unit.forEach((scenario, index) => {
       const result = measured[index];

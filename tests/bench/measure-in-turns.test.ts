@@ -35,6 +35,9 @@ it("runs the loads in turns and adds up each one's turns", async () => {
   // Turns: a, b, c, then backwards, so that no load always follows the same other one.
   const runs = hits.filter((url, index) => index === 0 || hits[index - 1] !== url);
   expect(runs).toEqual(["/a", "/missing", "/c", "/missing", "/a"]);
+  // Each turn's own rate, in the order of the turns, for ratios taken round by round.
+  expect(a.turnRates).toHaveLength(2);
+  for (const rate of a.turnRates!) expect(rate).toBeGreaterThan(0);
   // Every answer counts; a request still in flight when its turn ends (one per connection) does not.
   const served = (url: string) => hits.filter((hit) => hit === url).length;
   expect(a.total).toBeLessThanOrEqual(served("/a"));

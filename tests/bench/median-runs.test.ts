@@ -1,6 +1,6 @@
 /** The report shows each interface scenario's median run; the choice must not mix scenarios. */
 import { percentile } from "../../bench/load";
-import { medianRatios, type Measured } from "../../bench/report-sections";
+import { medianRatios, throughputRatio, type Measured } from "../../bench/report-sections";
 import { medianRuns } from "../../bench/suite";
 
 const run = (
@@ -62,6 +62,19 @@ it("takes the ratios to the floor within each run, then their median", () => {
     [0.9, 0.7],
     [0.95, 0.7],
   ]);
+});
+
+it("takes a ratio of loads that took turns round by round, so one slow turn does not move it", () => {
+  const turns = (turnRates: number[]) => ({
+    ...run("x", turnRates.reduce((a, b) => a + b, 0) / turnRates.length).result,
+    turnRates,
+  });
+  // The engine paused during the third round's REST turn.
+  const rest = turns([90, 92, 20, 88]);
+  const floor = turns([100, 100, 100, 100]);
+  expect(throughputRatio(rest, floor)).toBeCloseTo(0.88);
+  // Without rounds to pair, the ratio of the rates.
+  expect(throughputRatio(run("a", 90).result, run("b", 100).result)).toBeCloseTo(0.9);
 });
 
 it("reads a percentile by nearest rank from every response's time", () => {
