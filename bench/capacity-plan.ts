@@ -116,6 +116,10 @@ function filterText(query: ApiQuery): string {
   return `${filter.length > 0 ? filter.join(", ") : "(none)"}${sort}`;
 }
 
+const assumedGrowth = Object.entries(ASSUMED_GROWTH)
+  .map(([name, growth]) => `${name}, ${growth.why}`)
+  .join("; ");
+
 export function renderCapacityPlan(input: CapacityInput): string[] {
   const rows = indexRows(input);
   const totals = PLAN_SIZES.map((_, at) =>
@@ -127,13 +131,7 @@ export function renderCapacityPlan(input: CapacityInput): string[] {
     "",
     "## Capacity plan for MongoDB (on paper)",
     "",
-    `Worked out by bench/capacity-plan.ts from every model's declared indexes (\`schema.indexes()\`, plus \`_id\`) and from the values stored in the ${sampled}-member benchmark database after the run (up to 1 000 documents read per collection). Assumptions: an index entry is its key values (a string's UTF-8 bytes plus 2, a date or number 9 bytes, null 1) and ${RECORD_ID_BYTES} bytes of record id, one entry per element of an array; a B-tree takes ${OVERHEAD[0]}–${OVERHEAD[1]} × its raw entries (page fill, internal pages), and WiredTiger's prefix compression of keys, left out here, would make indexes smaller. Accounts and member records grow with the membership as in the demo data; office titles, appointments and branches of service stay as seeded; ${Object.entries(
-      ASSUMED_GROWTH,
-    )
-      .map(([name, growth]) => `${name}: ${growth.why}`)
-      .join(
-        "; ",
-      )} (assumed). Fields a collection had no document for are taken as 36-character ids.`,
+    `Worked out by bench/capacity-plan.ts from every model's declared indexes (\`schema.indexes()\`, plus \`_id\`) and from the values stored in the ${sampled}-member benchmark database after the run (up to 1 000 documents read per collection). Assumptions: an index entry is its key values (a string's UTF-8 bytes plus 2, a date or number 9 bytes, null 1) and ${RECORD_ID_BYTES} bytes of record id, one entry per element of an array; a B-tree takes ${OVERHEAD[0]}–${OVERHEAD[1]} × its raw entries (page fill, internal pages), and WiredTiger's prefix compression of keys, left out here, would make indexes smaller. Accounts and member records grow with the membership as in the demo data; office titles, appointments and branches of service stay as seeded; assumed: ${assumedGrowth}. Fields a collection had no document for are taken as 36-character ids.`,
     "",
     "| Collection | Index | Kind | Bytes per entry | Size at 100,000 members | Size at 1,000,000 members |",
     "|---|---|---|---:|---:|---:|",

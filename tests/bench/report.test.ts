@@ -126,6 +126,8 @@ it("judges a member page against the driver alone rounded up, so 1.302 is not 1.
     "| 1.31 × (130.2 ms against 100.0 ms a page; turns: 1.31) | **not met**",
   );
   expect(missed).toContain("The service adds 30.2 ms a page");
+  const faster = renderReport({ ...input({}), page: page(90, 100) });
+  expect(faster).toContain("The service's pages took 10.0 ms less than the driver's (0.90 ×)");
 });
 
 it("judges memory by the service's RSS at the largest count against the smallest", () => {
