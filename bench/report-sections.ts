@@ -11,8 +11,11 @@ export interface Measured {
   result: LoadResult;
 }
 
+/** Answers per second; with a decimal below 10, where sign-ins at cost 12 would read 0. */
 export const rps = (result: LoadResult) =>
-  Math.round(result.requestsPerSecond).toLocaleString("en");
+  result.requestsPerSecond < 10
+    ? result.requestsPerSecond.toFixed(1)
+    : Math.round(result.requestsPerSecond).toLocaleString("en");
 export const fixed = (value: number, digits = 2) => value.toFixed(digits);
 /** Two decimals rounded down, so a ratio of 0.798 does not read as a met 0.80. */
 export const ratioText = (value: number) => (Math.floor(value * 100 + 1e-9) / 100).toFixed(2);
