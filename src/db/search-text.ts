@@ -1,3 +1,4 @@
+import type { Collection } from "mongodb";
 import { containing } from "./operators";
 
 /** Joins the searchable parts; no search term can contain it (see searchTerm). */
@@ -30,4 +31,28 @@ export function searchFilter(search: string | null | undefined, field = "searchT
 
 function normalise(text: string): string {
   return text.normalize("NFKC").toLowerCase();
+}
+
+/**
+ * Records written before `searchText` existed get it from their `fields` (a migration step);
+ * returns how many. Through the driver, so the records' `updatedAt` stays as it was.
+ */
+export async function backfillSearchText(
+  collection: Collection<{ _id: string }>,
+  fields: readonly string[],
+): Promise<number> {
+  const projection = Object.fromEntries(fields.map((field) => [field, 1]));
+  const stale = collection.find({ searchText: null }, { projection, batchSize: 500 });
+  let changed = 0;
+  for await (const record of stale) {
+    const parts = fields.map(
+      (field) => (record as Record<string, unknown>)[field] as string | null,
+    );
+    const { modifiedCount } = await collection.updateOne(
+      { _id: record._id, searchText: null },
+      { $set: { searchText: searchableText(...parts) } },
+    );
+    changed += modifiedCount;
+  }
+  return changed;
 }

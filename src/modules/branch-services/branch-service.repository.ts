@@ -1,6 +1,7 @@
+import type { Collection } from "mongodb";
 import { oneOf } from "../../db/operators";
 import { findPage, type FoundPage, type PageWindow } from "../../db/page-query";
-import { searchableText, searchFilter } from "../../db/search-text";
+import { backfillSearchText, searchFilter } from "../../db/search-text";
 import type { BranchServiceModel, BranchServiceRecord } from "./branch-service.model";
 
 export type BranchChanges = Partial<
@@ -48,22 +49,10 @@ export class BranchServiceRepository {
   }
 
   /** Branches written before searchText existed get it (a migration step). Returns how many. */
-  async backfillSearchText(): Promise<number> {
-    let changed = 0;
-    const stale = this.branches
-      .find({ searchText: null }, { title: 1, description: 1 })
-      .lean<Pick<BranchServiceRecord, "_id" | "title" | "description">[]>()
-      .cursor({ batchSize: 500 });
-    for await (const branch of stale) {
-      const { modifiedCount } = await this.branches
-        .updateOne(
-          { _id: branch._id, searchText: null },
-          { $set: { searchText: searchableText(branch.title, branch.description) } },
-          { timestamps: false },
-        )
-        .exec();
-      changed += modifiedCount;
-    }
-    return changed;
+  backfillSearchText(): Promise<number> {
+    return backfillSearchText(this.branches.collection as unknown as Collection<{ _id: string }>, [
+      "title",
+      "description",
+    ]);
   }
 }

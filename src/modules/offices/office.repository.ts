@@ -1,7 +1,8 @@
+import type { Collection } from "mongodb";
 import type { SortOrder } from "mongoose";
 import { greaterThan, lessThan, oneOf } from "../../db/operators";
 import { findPage, type FoundPage, type PageWindow } from "../../db/page-query";
-import { searchableText, searchFilter } from "../../db/search-text";
+import { backfillSearchText, searchFilter } from "../../db/search-text";
 import type { OfficeModel, OfficeRecord } from "./office.model";
 
 export type OfficeSortField = "createdAt" | "updatedAt" | "nameKey" | "levelRank";
@@ -154,22 +155,10 @@ export class OfficeRepository {
   }
 
   /** Titles written before searchText existed get it (a migration step). Returns how many. */
-  async backfillSearchText(): Promise<number> {
-    let changed = 0;
-    const stale = this.offices
-      .find({ searchText: null }, { name: 1, description: 1 })
-      .lean<Pick<OfficeRecord, "_id" | "name" | "description">[]>()
-      .cursor({ batchSize: 500 });
-    for await (const office of stale) {
-      const { modifiedCount } = await this.offices
-        .updateOne(
-          { _id: office._id, searchText: null },
-          { $set: { searchText: searchableText(office.name, office.description) } },
-          KEEP_UPDATED_AT,
-        )
-        .exec();
-      changed += modifiedCount;
-    }
-    return changed;
+  backfillSearchText(): Promise<number> {
+    return backfillSearchText(this.offices.collection as unknown as Collection<{ _id: string }>, [
+      "name",
+      "description",
+    ]);
   }
 }
