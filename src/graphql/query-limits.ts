@@ -132,10 +132,11 @@ export function complexityLimitPlugin(
 const COSTS_PER_DOCUMENT = 32;
 
 /**
- * The estimate walks the whole document against the schema: about 5 % of the CPU of a small
- * /graphql request. It depends on the document, the operation and only those variables that
- * reach a `limit` argument or a directive (@include/@skip), so it is kept per document (the
- * object Apollo's document store hands out again for the same text) and those variables.
+ * The estimate walks the whole document against the schema, a noticeable share of a small
+ * /graphql request's work. It depends on the document, the operation and only those
+ * variables that reach a `limit` argument or a directive (@include/@skip), so it is kept per
+ * document (the object Apollo's document store hands out again for the same text) and those
+ * variables.
  */
 export class ComplexityCache {
   private readonly byDocument = new WeakMap<

@@ -23,7 +23,7 @@ export function swaggerUi(openApiUrl: string): express.Router {
       );
   });
   // The package's directory, found without loading its main module: that module requires the
-  // 3.4 MB browser bundle into the process (about 10 MB of heap) only to export this path.
+  // whole browser bundle into the process, and keeps it in the heap, only to export this path.
   router.use(
     "/assets",
     express.static(moduleDir("swagger-ui-dist"), { index: false, maxAge: "1d" }),

@@ -8,11 +8,10 @@ import type { Express } from "express";
  * express 5 otherwise switches the prototype of every request and response
  * (`Object.setPrototypeOf` in `app.handle`). V8 then gives the object a map of its own that
  * records no transitions, so each property that express, its middleware and ours add later
- * allocates a new map and descriptor array: garbage that reaches the old generation (a full
- * collection about every half second under load) and property reads that no inline cache can
- * keep up with. Built with the right prototype, the objects share their maps again and
- * express's switch is a no-op. A bare express app answered about three times as many requests
- * with this (see decisions.md, "express's prototype switch").
+ * allocates a new map and descriptor array: garbage that reaches the old generation (so full
+ * collections under load) and property reads that no inline cache can keep up with. Built with
+ * the right prototype, the objects share their maps again and express's switch is a no-op
+ * (docs/decisions.md, "express's prototype switch").
  */
 export function expressServerOptions(app: Express): http.ServerOptions {
   class AppRequest extends http.IncomingMessage {}

@@ -2,10 +2,10 @@ import os from "node:os";
 import { Worker } from "node:worker_threads";
 
 /*
- * bcrypt at cost 12 is about a quarter of a second of CPU. bcryptjs is JavaScript, so on the
- * event loop one sign-in would stall every other request for that long. The hashing runs in
- * worker threads instead, at most one fewer than the machine has cores, so a storm of sign-ins
- * queues here while the event loop keeps a core for everything else.
+ * bcrypt is slow on purpose, and bcryptjs is JavaScript, so on the event loop one sign-in
+ * would stall every other request while it hashes. The hashing runs in worker threads
+ * instead, at most one fewer than the machine has cores, so a storm of sign-ins queues here
+ * while the event loop keeps a core for everything else.
  */
 
 type Operation =

@@ -13,7 +13,7 @@ export interface AccessTokenClaims {
 /** The second login step is short: long enough to open an authenticator app. */
 export const MFA_TOKEN_TTL_SECONDS = 5 * 60;
 
-/** Access tokens remembered as verified, per process: a few MB at most. */
+/** Access tokens remembered as verified, per process: bounds the memory the cache may hold. */
 export const VERIFIED_TOKENS_KEPT = 4_096;
 
 type VerifiedClaims = Readonly<AccessTokenClaims & { exp: number }>;
@@ -24,13 +24,13 @@ type VerifiedClaims = Readonly<AccessTokenClaims & { exp: number }>;
  */
 export class TokenService {
   // A KeyObject made once: given the string, jsonwebtoken derives one on every sign and verify,
-  // which was a tenth of the CPU of a signed-in request.
+  // work repeated for every signed-in request.
   private readonly secret: KeyObject;
   /*
    * A client sends the same access token with every request until it expires, and checking
-   * its signature and decoding its claims again each time was about a seventh of the CPU of a
-   * cheap read under load. A token's text is what was verified, so only the very same text is
-   * let through here, until its expiry; whether its session is live is checked per request.
+   * its signature and decoding its claims again each time is a real share of a cheap read's
+   * work. A token's text is what was verified, so only the very same text is let through
+   * here, until its expiry; whether its session is live is checked per request.
    */
   private readonly verified = new Map<string, VerifiedClaims>();
 
