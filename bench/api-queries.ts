@@ -169,10 +169,17 @@ export const API_QUERIES: readonly ApiQuery[] = [
     sort: NEWEST_FIRST,
   },
   {
-    api: "password change: end the account's other sessions",
+    api: "GET /auth/sessions",
+    collection: "sessions",
+    command: "find",
+    filter: { userId: "eq", revokedAt: "eq", refreshExpiresAt: "range" },
+    sort: NEWEST_FIRST,
+  },
+  {
+    api: "POST /auth/change-password: end the account's other sessions",
     collection: "sessions",
     command: "update",
-    filter: { userId: "eq", revokedAt: "eq" },
+    filter: { userId: "eq", revokedAt: "eq", _id: "range" },
   },
   {
     api: "sessions past their end (TTL monitor)",

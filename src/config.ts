@@ -18,6 +18,10 @@ export interface Config {
   bcryptCost: number;
   /** Refresh-token (cookie) lifetime; each refresh starts a new one. */
   refreshTokenTtlSeconds: number;
+  /** A rotated-out refresh token presented again within this many seconds gets the same answer. */
+  refreshReuseGraceSeconds: number;
+  /** Changing the email, MFA or deleting oneself needs a password proof at most this old. */
+  reauthMaxAgeSeconds: number;
   smtpUrl?: string;
   /** Sender of every mail. */
   mailFrom: string;
@@ -142,6 +146,8 @@ export function loadConfig(env: Env = process.env): Config {
     accessTokenTtlSeconds: int("ACCESS_TOKEN_TTL_SECONDS", 15 * 60, 60, 24 * 3600),
     bcryptCost: int("BCRYPT_COST", 12, 4, 15),
     refreshTokenTtlSeconds: int("REFRESH_TOKEN_TTL_SECONDS", 7 * 24 * 3600, 300, 90 * 24 * 3600),
+    refreshReuseGraceSeconds: int("REFRESH_REUSE_GRACE_SECONDS", 10, 0, 60),
+    reauthMaxAgeSeconds: int("REAUTH_MAX_AGE_SECONDS", 300, 1, 24 * 3600),
     smtpUrl: url("SMTP_URL", ["smtp:", "smtps:"]),
     mailFrom: text("MAIL_FROM") ?? "Chaplaincy Membership <no-reply@localhost>",
     appUrl: url("APP_URL", ["http:", "https:"])?.replace(/\/+$/, ""),

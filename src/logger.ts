@@ -10,6 +10,7 @@ const REDACT_PATHS = [
   'res.headers["set-cookie"]',
   "*.password",
   "*.confirmPassword",
+  "*.currentPassword",
   "*.accessToken",
   "*.refreshToken",
   "*.token",

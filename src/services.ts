@@ -1,3 +1,4 @@
+import { createHmac } from "node:crypto";
 import path from "node:path";
 import type { Connection } from "mongoose";
 import type { Config } from "./config";
@@ -12,6 +13,7 @@ import { AuthService } from "./modules/auth/auth.service";
 import { EmailVerificationService } from "./modules/auth/email-verification.service";
 import { MfaService } from "./modules/auth/mfa.service";
 import { BcryptPool, defaultBcryptWorkers } from "./modules/auth/bcrypt-pool";
+import { CredentialsService } from "./modules/auth/credentials.service";
 import { PasswordHasher } from "./modules/auth/password-hasher";
 import { PasswordResetService } from "./modules/auth/password-reset.service";
 import { createSessionModel } from "./modules/auth/session.model";
@@ -77,11 +79,17 @@ export function createServices(
   const cipher = resolveFieldCipher(config, config.dataDir);
   const sessions = new SessionService(
     new SessionRepository(models.sessions),
-    config.refreshTokenTtlSeconds,
+    {
+      refreshTtlSeconds: config.refreshTokenTtlSeconds,
+      reuseGraceSeconds: config.refreshReuseGraceSeconds,
+      reauthMaxAgeSeconds: config.reauthMaxAgeSeconds,
+      // Its own key, derived from the signing secret (which can mint access tokens anyway).
+      successorKey: createHmac("sha256", jwtSecret).update("refresh-token-successor").digest(),
+    },
     log,
   );
   const emailVerification = new EmailVerificationService(userRepository, mailer, config.appUrl);
-  const mfa = new MfaService(userRepository, hasher, rateLimits);
+  const mfa = new MfaService(userRepository, hasher, rateLimits, sessions);
   const branchRepository = new BranchServiceRepository(models.branchServices);
   const branchServices = new BranchServiceService(branchRepository, (branchId) =>
     members.isBranchInUse(branchId),
@@ -119,15 +127,21 @@ export function createServices(
     members,
   );
   const audit = new AuditLogService(new AuditLogRepository(models.auditLogs), log);
-  const users = new UsersService(userRepository, emailVerification, {
-    erasers: [
-      ({ id }) => officeHolders.deleteAllOfUser(id),
-      ({ id }) => members.deleteAllOf(id),
-      ({ id }) => sessions.deleteAllOf(id),
-      async ({ email }) => void (await mailer.forget(email)),
-    ],
-    emailChanged: [(userId, email) => members.emailChanged(userId, email)],
-  });
+  const users = new UsersService(
+    userRepository,
+    emailVerification,
+    {
+      erasers: [
+        ({ id }) => officeHolders.deleteAllOfUser(id),
+        ({ id }) => members.deleteAllOf(id),
+        ({ id }) => sessions.deleteAllOf(id),
+        async ({ email }) => void (await mailer.forget(email)),
+      ],
+      emailChanged: [(userId, email) => members.emailChanged(userId, email)],
+    },
+    sessions,
+    mailer,
+  );
   return {
     connection,
     models,
@@ -148,6 +162,7 @@ export function createServices(
       mfa,
       rateLimits,
     ),
+    credentials: new CredentialsService(userRepository, sessions, hasher, mfa, rateLimits),
     passwordReset: new PasswordResetService(
       userRepository,
       sessions,

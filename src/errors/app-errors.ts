@@ -9,6 +9,7 @@ export type ErrorCode =
   | "INVALID_TOKEN"
   | "UNAUTHENTICATED"
   | "INVALID_CREDENTIALS"
+  | "REAUTHENTICATION_REQUIRED"
   | "FORBIDDEN"
   | "EMAIL_NOT_VERIFIED"
   | "NOT_FOUND"
@@ -68,6 +69,15 @@ export class InvalidCredentialsError extends AppError {
   readonly code = "INVALID_CREDENTIALS";
   readonly status = 401;
   constructor(message = "Invalid email or password") {
+    super(message);
+  }
+}
+
+/** The session is live but did not prove the password recently enough for what it asks. */
+export class ReauthenticationRequiredError extends AppError {
+  readonly code = "REAUTHENTICATION_REQUIRED";
+  readonly status = 401;
+  constructor(message = "Confirm your password first: POST /auth/reauthenticate, then try again") {
     super(message);
   }
 }

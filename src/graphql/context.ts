@@ -11,6 +11,8 @@ export interface Caller {
   role: Role;
   sessionId: string;
   user: UserRecord;
+  /** When this session last proved the password (recent sign-in); null: never. */
+  authenticatedAt: Date | null;
 }
 
 /** One context for /graphql and /api/v1, so both mounts see the same caller and checks. */

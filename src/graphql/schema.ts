@@ -4,6 +4,7 @@ import { buildSchema } from "type-graphql";
 import { AuditLogResolver } from "../modules/audit/audit-log.resolver";
 import { auditMutations } from "../modules/audit/audited-operations";
 import { AuthResolver } from "../modules/auth/auth.resolver";
+import { SessionResolver } from "../modules/auth/session.resolver";
 import { BranchServiceResolver } from "../modules/branch-services/branch-service.resolver";
 import { MemberResolver } from "../modules/members/member.resolver";
 import { OfficeHolderResolver } from "../modules/offices/office-holder.resolver";
@@ -15,6 +16,7 @@ import { validateArguments } from "./validation";
 
 export const resolvers = [
   AuthResolver,
+  SessionResolver,
   UsersResolver,
   MemberResolver,
   OfficeResolver,

@@ -113,6 +113,35 @@ export function applicationDecisionMail(p: {
   return compose(p.to, subject, text, html);
 }
 
+/** To the address an account leaves: the owner learns of a change they may not have made. */
+export function emailChangedMail(p: { to: string; name: string; newEmail: string }): MailMessage {
+  const masked = maskedAddress(p.newEmail);
+  const text = [
+    `Hello ${oneLine(p.name)},`,
+    "",
+    `The email address of your account was changed from this address to ${masked}.`,
+    "Mail about your account, password resets included, now goes there.",
+    "",
+    "If you did not do this, reset your password and contact an administrator at once.",
+  ];
+  const html = [
+    paragraph(`Hello ${escapeHtml(oneLine(p.name))},`),
+    paragraph(
+      `The email address of your account was changed from this address to ${escapeHtml(masked)}.`,
+    ),
+    paragraph("Mail about your account, password resets included, now goes there."),
+    muted("If you did not do this, reset your password and contact an administrator at once."),
+  ];
+  return compose(p.to, "The email address of your account was changed", text, html);
+}
+
+/** `jo***@example.org`: enough for the owner to recognise, not a full address to a mailbox. */
+function maskedAddress(address: string): string {
+  const at = address.lastIndexOf("@");
+  if (at < 0) return "***";
+  return `${address.slice(0, Math.min(2, at))}***${address.slice(at)}`;
+}
+
 function compose(to: string, subject: string, text: string[], html: string[]): MailMessage {
   return { to, subject, text: `${text.join("\n")}\n`, html: layout(subject, html) };
 }

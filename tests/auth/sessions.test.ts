@@ -18,8 +18,9 @@ const SEVEN_DAYS_MS = 7 * 24 * 3600 * 1000;
 
 let app: TestApp;
 
+// Reuse detection at its plainest, without the two-tabs grace window (refresh-grace.test.ts).
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await startTestApp({ REFRESH_REUSE_GRACE_SECONDS: "0" });
 });
 afterAll(() => app.close());
 

@@ -20,7 +20,13 @@ it("refuses to delete a branch that member records name (409) and keeps it", asy
     new BranchServiceRepository(app.services.models.branchServices),
     (id) => Promise.resolve(inUse.has(id)),
   );
-  const caller = { id: admin.id, role: Role.ADMIN, sessionId: "s", user: {} as never };
+  const caller = {
+    id: admin.id,
+    role: Role.ADMIN,
+    sessionId: "s",
+    user: {} as never,
+    authenticatedAt: null,
+  };
   await expect(service.delete(caller, branch.id)).rejects.toMatchObject({
     code: "CONFLICT",
     status: 409,

@@ -265,6 +265,32 @@ const MATRIX: Record<Operation, Expectation> = {
       return args({ code: await codeAt(secret, step + 1), password: caller.password });
     },
   },
+  "Mutation.reauthenticate": {
+    access: "signed-in",
+    freshCaller: true,
+    call: (caller) => args({ password: caller?.password ?? TEST_PASSWORD }),
+  },
+  "Mutation.changePassword": {
+    access: "signed-in",
+    freshCaller: true,
+    call: (caller) =>
+      args({
+        currentPassword: caller?.password ?? TEST_PASSWORD,
+        password: "Changed#456",
+        confirmPassword: "Changed#456",
+      }),
+  },
+  "Query.sessions": { access: "signed-in", call: () => args() },
+  "Mutation.endSession": {
+    access: "signed-in",
+    freshCaller: true,
+    call: async (caller) => {
+      if (!caller) return args({ id: otherAccount.id });
+      // A second session of the caller's own, ended with the caller's token.
+      const second = await login(app, caller.email, caller.password);
+      return args({ id: (jwt.decode(second.token) as { sid: string }).sid });
+    },
+  },
   // Users
   "Query.currentUser": { access: "signed-in", call: () => args() },
   "Mutation.updateCurrentUser": {
@@ -356,6 +382,7 @@ const MATRIX: Record<Operation, Expectation> = {
 
 /** Id-taking routes a MEMBER may reach, each reviewed for what it shows of others' data. */
 const OBJECT_LEVEL_REVIEW: Partial<Record<Operation, string>> = {
+  "Mutation.endSession": "the caller's own sessions only; another's id is the unknown id's 404",
   "Query.memberOffices": "another member's appointments: office and member id+name only",
   "Query.officeHolders": "an office's holders: member id+name only",
   "Query.office": "office titles are a shared catalogue without an owner",

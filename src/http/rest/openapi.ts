@@ -8,7 +8,9 @@ type Json = Record<string, unknown>;
 
 const REASONS: Record<number, string> = {
   400: "Invalid request (VALIDATION_ERROR with errors[] for field problems, BAD_REQUEST otherwise)",
-  401: "Missing, invalid, expired or revoked access token",
+  401:
+    "Missing, invalid, expired or revoked access token; REAUTHENTICATION_REQUIRED where the " +
+    "session must have proven the password recently (POST /auth/reauthenticate)",
   403: "The caller's role may not do this",
   404: "No such record",
   409: "Conflicts with the current state",

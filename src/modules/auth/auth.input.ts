@@ -109,3 +109,30 @@ export class DisableMfaArgs {
   @Length(1, SECRET_INPUT_MAX)
   password!: string;
 }
+
+@ArgsType()
+export class ReauthenticateArgs {
+  @Field()
+  @Length(1, SECRET_INPUT_MAX)
+  password!: string;
+
+  @Field(() => String, { nullable: true, description: "Required when the account has MFA" })
+  @IsOptional()
+  @Matches(TOTP_CODE, { message: TOTP_MESSAGE })
+  code?: string | null;
+}
+
+@ArgsType()
+export class ChangePasswordArgs {
+  @Field()
+  @Length(1, SECRET_INPUT_MAX)
+  currentPassword!: string;
+
+  @Field({ description: "8-72 bytes with an uppercase letter, a digit and a special character" })
+  @IsStrongPassword()
+  password!: string;
+
+  @Field()
+  @SameAs("password")
+  confirmPassword!: string;
+}

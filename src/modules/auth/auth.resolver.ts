@@ -114,10 +114,7 @@ export class AuthResolver {
   @Authorized()
   @Mutation(() => UserPayload, { description: "Turn MFA on with a code from the new secret." })
   async enableMfa(@Args() args: MfaCodeArgs, @Ctx() ctx: RequestContext) {
-    return UserPayload.of(
-      await ctx.services.mfa.enable(ctx.caller!.user, args.code),
-      "MFA enabled",
-    );
+    return UserPayload.of(await ctx.services.mfa.enable(ctx.caller!, args.code), "MFA enabled");
   }
 
   @Mutation(() => AuthPayload, { description: "The login's second step." })
@@ -131,7 +128,7 @@ export class AuthResolver {
     description: "Turn MFA off; needs a current code and the password.",
   })
   async disableMfa(@Args() args: DisableMfaArgs, @Ctx() ctx: RequestContext) {
-    const user = await ctx.services.mfa.disable(ctx.caller!.user, args.code, args.password);
+    const user = await ctx.services.mfa.disable(ctx.caller!, args.code, args.password);
     return UserPayload.of(user, "MFA disabled");
   }
 }

@@ -12,6 +12,7 @@ import { normaliseEmail } from "../users/email";
 import { Role } from "../users/role";
 import type { UserRecord } from "../users/user.model";
 import type { UserRepository } from "../users/user.repository";
+import { loginLockKey } from "./credentials.service";
 import type { EmailVerificationService } from "./email-verification.service";
 import type { MfaService } from "./mfa.service";
 import type { PasswordHasher } from "./password-hasher";
@@ -78,7 +79,7 @@ export class AuthService {
    */
   async login(email: string, password: string, client: ClientInfo): Promise<LoginResult> {
     const address = normaliseEmail(email);
-    const lockKey = `login|${client.ip ?? "-"}|${address}`;
+    const lockKey = loginLockKey(client.ip, address);
     await this.limits.assertLoginAllowed(lockKey);
     const user = await this.users.findByEmail(address);
     const valid = await this.hasher.verify(password, user?.passwordHash);
@@ -117,8 +118,10 @@ export class AuthService {
     const rotated = await this.sessions.rotate(refreshToken);
     const user = await this.users.findById(rotated.userId, { role: 1, deletingSince: 1 });
     if (!user || user.deletingSince) throw new UnauthenticatedError("The account no longer exists");
+    // Pinned to the rotation, so a grace-window repeat answers the same access token.
+    const from = { issuedAt: rotated.rotatedAt, refreshToken: rotated.refreshToken };
     return {
-      accessToken: this.tokens.signAccessToken(user._id, user.role, rotated.sessionId),
+      accessToken: this.tokens.signAccessToken(user._id, user.role, rotated.sessionId, from),
       refreshToken: rotated.refreshToken,
       refreshExpiresAt: rotated.refreshExpiresAt,
     };
@@ -141,7 +144,8 @@ export class AuthService {
       throw new UnauthenticatedError("The account of this token no longer exists");
     }
     // The stored role wins over the token's, so a demotion takes effect at once.
-    return { id: user._id, role: user.role, sessionId: claims.sid, user };
+    const { authenticatedAt } = session;
+    return { id: user._id, role: user.role, sessionId: claims.sid, user, authenticatedAt };
   }
 
   private async createAccount(input: RegisterInput, role: Role): Promise<UserRecord> {

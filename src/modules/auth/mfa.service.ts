@@ -1,10 +1,12 @@
 import { generateSecret, generateURI, verify } from "otplib";
 import { ConflictError, BadRequestError, InvalidTokenError } from "../../errors/app-errors";
 import { ValidationError } from "../../errors/app-errors";
+import type { Caller } from "../../graphql/context";
 import type { RateLimits } from "../../rate-limits/rate-limits";
 import type { UserRecord } from "../users/user.model";
 import type { UserRepository } from "../users/user.repository";
 import type { PasswordHasher } from "./password-hasher";
+import type { SessionService } from "./session.service";
 
 export const MFA_ISSUER = "Chaplaincy Membership";
 /** One 30-second step either side, for clocks that drift and people who type slowly. */
@@ -25,6 +27,8 @@ export class MfaService {
     private readonly users: UserRepository,
     private readonly hasher: PasswordHasher,
     private readonly limits: RateLimits,
+    /** Turning MFA on or off needs a recent sign-in (an access token alone is not enough). */
+    private readonly recentSignIn: Pick<SessionService, "assertRecentSignIn">,
   ) {}
 
   async setup(user: UserRecord): Promise<MfaSetup> {
@@ -37,7 +41,9 @@ export class MfaService {
     };
   }
 
-  async enable(user: UserRecord, code: string): Promise<UserRecord> {
+  async enable(caller: Caller, code: string): Promise<UserRecord> {
+    const { user } = caller;
+    this.recentSignIn.assertRecentSignIn(caller);
     if (user.mfaEnabled) throw new ConflictError("MFA is already enabled");
     if (!user.mfaPendingSecret) throw new BadRequestError("Start with POST /auth/mfa/setup");
     const step = await this.matchingStep(user.mfaPendingSecret, code, null);
@@ -48,7 +54,9 @@ export class MfaService {
     return updated;
   }
 
-  async disable(user: UserRecord, code: string, password: string): Promise<UserRecord> {
+  async disable(caller: Caller, code: string, password: string): Promise<UserRecord> {
+    const { user } = caller;
+    this.recentSignIn.assertRecentSignIn(caller);
     if (!user.mfaEnabled || !user.mfaSecret) throw new ConflictError("MFA is not enabled");
     const lockKey = `mfa|${user._id}`;
     await this.limits.assertLoginAllowed(lockKey);

@@ -13,6 +13,13 @@ export interface SessionRecord {
   ip: string | null;
   createdAt: Date;
   lastUsedAt: Date;
+  /**
+   * When this session last proved the password (login, its MFA step, register, or
+   * re-authentication; never a refresh). Null: never, as for sessions older than the field.
+   */
+  authenticatedAt: Date | null;
+  /** When the refresh token was last rotated: the two-tabs grace window runs from here. */
+  rotatedAt: Date | null;
   /** The live refresh token dies at this time; each rotation moves it. */
   refreshExpiresAt: Date;
   /** No rotation extends a session past this (an absolute lifetime). */
@@ -31,6 +38,8 @@ const sessionSchema = new Schema<SessionRecord>(
     ip: { type: String, default: null },
     createdAt: { type: Date, required: true },
     lastUsedAt: { type: Date, required: true },
+    authenticatedAt: { type: Date, default: null },
+    rotatedAt: { type: Date, default: null },
     refreshExpiresAt: { type: Date, required: true },
     expiresAt: { type: Date, required: true },
     revokedAt: { type: Date, default: null },
@@ -38,7 +47,8 @@ const sessionSchema = new Schema<SessionRecord>(
   },
   { versionKey: false },
 );
-// A user's sessions newest first (subject access); ending or erasing them all uses its prefix.
+// A user's sessions newest first (subject access, the session list); ending or erasing them all
+// uses its prefix.
 sessionSchema.index({ userId: 1, createdAt: -1, _id: -1 });
 // A session past its absolute end can never be used again.
 sessionSchema.index({ expiresAt: 1 }, { expireAfterSeconds: 0 });

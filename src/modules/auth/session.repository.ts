@@ -1,22 +1,32 @@
-import { greaterThan, lessThan } from "../../db/operators";
+import { greaterThan, lessThan, notEqual } from "../../db/operators";
 import type { SessionModel, SessionRecord } from "./session.model";
 
 /** What authenticating a request needs to know of a session. */
 export type SessionState = Pick<
   SessionRecord,
-  "_id" | "userId" | "revokedAt" | "expiresAt" | "lastUsedAt"
+  "_id" | "userId" | "revokedAt" | "expiresAt" | "lastUsedAt" | "authenticatedAt"
 >;
 
 /** What a refresh needs to decide between rotation, reuse and a plain refusal. */
 export type RefreshState = SessionState &
-  Pick<SessionRecord, "refreshTokenHash" | "retiredTokenHashes" | "refreshExpiresAt">;
+  Pick<SessionRecord, "refreshTokenHash" | "retiredTokenHashes" | "refreshExpiresAt" | "rotatedAt">;
 
-const SESSION_STATE = { userId: 1, revokedAt: 1, expiresAt: 1, lastUsedAt: 1 } as const;
+/** What the caller's session list shows. */
+export type SessionSummary = Pick<SessionRecord, "_id" | "userAgent" | "createdAt" | "lastUsedAt">;
+
+const SESSION_STATE = {
+  userId: 1,
+  revokedAt: 1,
+  expiresAt: 1,
+  lastUsedAt: 1,
+  authenticatedAt: 1,
+} as const;
 const REFRESH_STATE = {
   ...SESSION_STATE,
   refreshTokenHash: 1,
   retiredTokenHashes: 1,
   refreshExpiresAt: 1,
+  rotatedAt: 1,
 } as const;
 
 export interface Rotation {
@@ -32,10 +42,11 @@ export class SessionRepository {
   constructor(private readonly sessions: SessionModel) {}
 
   async insert(
-    record: Omit<SessionRecord, "retiredTokenHashes" | "revokedAt" | "revokedReason">,
+    record: Omit<SessionRecord, "retiredTokenHashes" | "revokedAt" | "revokedReason" | "rotatedAt">,
   ): Promise<void> {
     await this.sessions.create({
       ...record,
+      rotatedAt: null,
       retiredTokenHashes: [],
       revokedAt: null,
       revokedReason: null,
@@ -67,7 +78,7 @@ export class SessionRepository {
           expiresAt: greaterThan(now),
         },
         {
-          $set: { refreshTokenHash: nextHash, lastUsedAt: now, refreshExpiresAt },
+          $set: { refreshTokenHash: nextHash, lastUsedAt: now, refreshExpiresAt, rotatedAt: now },
           $push: { retiredTokenHashes: presentedHash },
         },
         { returnDocument: "after" },
@@ -84,11 +95,48 @@ export class SessionRepository {
     return result.modifiedCount === 1;
   }
 
-  async revokeAllOf(userId: string, reason: string): Promise<void> {
-    await this.sessions.updateMany(
-      { userId, revokedAt: null },
+  /** Ends one live session of `userId`; false when it is not theirs, not live, or unknown. */
+  async revokeOwn(sessionId: string, userId: string, reason: string): Promise<boolean> {
+    const result = await this.sessions.updateOne(
+      { _id: sessionId, userId, revokedAt: null },
       { $set: { revokedAt: new Date(), revokedReason: reason } },
     );
+    return result.modifiedCount === 1;
+  }
+
+  /** Every live session of the user, but `exceptSessionId` when given. */
+  async revokeAllOf(userId: string, reason: string, exceptSessionId?: string): Promise<void> {
+    await this.sessions.updateMany(
+      {
+        userId,
+        revokedAt: null,
+        ...(exceptSessionId === undefined ? {} : { _id: notEqual(exceptSessionId) }),
+      },
+      { $set: { revokedAt: new Date(), revokedReason: reason } },
+    );
+  }
+
+  /** A password proof for a session still live. */
+  async markAuthenticated(sessionId: string, now: Date): Promise<boolean> {
+    const result = await this.sessions.updateOne(
+      { _id: sessionId, revokedAt: null },
+      { $set: { authenticatedAt: now } },
+    );
+    return result.matchedCount === 1;
+  }
+
+  /**
+   * The user's sessions whose refresh token still works, newest first. The user's index
+   * gives the order; ended ones are filtered out of that user's few.
+   */
+  liveOf(userId: string, now: Date): Promise<SessionSummary[]> {
+    return this.sessions
+      .find(
+        { userId, revokedAt: null, refreshExpiresAt: greaterThan(now) },
+        { userAgent: 1, createdAt: 1, lastUsedAt: 1 },
+      )
+      .sort({ createdAt: -1, _id: -1 })
+      .lean<SessionSummary[]>();
   }
 
   /** Records a use unless one at or after `before` is already recorded. */

@@ -1,9 +1,19 @@
+import { createHmac } from "node:crypto";
 import { uuidv7 } from "../../db/uuid";
-import { UnauthenticatedError } from "../../errors/app-errors";
+import {
+  NotFoundError,
+  ReauthenticationRequiredError,
+  UnauthenticatedError,
+} from "../../errors/app-errors";
 import type { Logger } from "../../logger";
 import { hashSecret, newOpaqueToken } from "./secrets";
 import type { SessionRecord } from "./session.model";
-import type { RefreshState, SessionRepository, SessionState } from "./session.repository";
+import type {
+  RefreshState,
+  SessionRepository,
+  SessionState,
+  SessionSummary,
+} from "./session.repository";
 
 /** A session cannot be stretched by rotation beyond this, whatever the refresh lifetime. */
 const ABSOLUTE_LIFETIME_SECONDS = 30 * 24 * 3600;
@@ -21,17 +31,39 @@ export interface IssuedSession {
   refreshExpiresAt: Date;
 }
 
+/** A rotation's outcome; a grace-window repeat gives exactly the same one. */
+export interface Rotated extends IssuedSession {
+  userId: string;
+  rotatedAt: Date;
+}
+
+export interface SessionPolicy {
+  refreshTtlSeconds: number;
+  /** REFRESH_REUSE_GRACE_SECONDS; 0 turns the two-tabs grace off. */
+  reuseGraceSeconds: number;
+  /** REAUTH_MAX_AGE_SECONDS. */
+  reauthMaxAgeSeconds: number;
+  /** Keys the derivation of a refresh token's successor (see `successorOf`). */
+  successorKey: Buffer;
+}
+
+/** A session with the password proof the recent sign-in rule reads. */
+export interface ProvenSession {
+  authenticatedAt: Date | null;
+}
+
 const INVALID_REFRESH = "The refresh token is missing, invalid or expired; sign in again";
 
 /**
- * Sessions and their refresh tokens. A refresh token is `<sessionId>.<random>`; only its hash
+ * Sessions and their refresh tokens. A refresh token is `<sessionId>.<secret>`; only its hash
  * is stored, and each refresh swaps it for a new one. Presenting a swapped-out token again
- * means it leaked (or was stolen and used first), so the whole session ends.
+ * means it leaked (or was stolen and used first), so the whole session ends, except for the
+ * token just swapped out, within a few seconds: two tabs refreshing with one cookie.
  */
 export class SessionService {
   constructor(
     private readonly sessions: SessionRepository,
-    private readonly refreshTtlSeconds: number,
+    private readonly policy: SessionPolicy,
     private readonly log: Logger,
   ) {}
 
@@ -49,39 +81,77 @@ export class SessionService {
       ip: client.ip,
       createdAt: now,
       lastUsedAt: now,
+      // Every way a session starts proves the password (or the MFA step that followed it).
+      authenticatedAt: now,
       refreshExpiresAt,
       expiresAt,
     });
     return { sessionId, refreshToken: token, refreshExpiresAt };
   }
 
-  /** Swaps a live refresh token for a new one; anything else is a 401. */
-  async rotate(presented: string): Promise<IssuedSession & { userId: string }> {
+  /**
+   * Swaps a live refresh token for its successor. The token swapped out last answers the same
+   * successor again within the grace window; any other token is a 401, and a retired one ends
+   * the session.
+   */
+  async rotate(presented: string): Promise<Rotated> {
     const sessionId = presented.split(".")[0];
     if (!sessionId || presented.length > 200) throw new UnauthenticatedError(INVALID_REFRESH);
     const presentedHash = hashSecret(presented);
+    const successor = this.successorOf(sessionId, presented);
     const now = new Date();
     const current = await this.sessions.findRefreshState(sessionId);
     if (!current || current.refreshTokenHash !== presentedHash) {
-      await this.endIfReused(current, presentedHash);
-      throw new UnauthenticatedError(INVALID_REFRESH);
+      return this.repeatOrRefuse(current, presentedHash, successor, now);
     }
-    const { token, hash } = this.newRefreshToken(sessionId);
     const refreshExpiresAt = this.refreshExpiry(now, current.expiresAt);
     const rotated = await this.sessions.rotate({
       sessionId,
       presentedHash,
-      nextHash: hash,
+      nextHash: successor.hash,
       now,
       refreshExpiresAt,
     });
     if (!rotated) {
-      // Ended, expired, or another refresh spent this token first: that one retired it, so
-      // this presentation counts as reuse.
-      await this.endIfReused(await this.sessions.findRefreshState(sessionId), presentedHash);
-      throw new UnauthenticatedError(INVALID_REFRESH);
+      // Ended, expired, or another refresh spent this token first (a second tab, or a thief).
+      const after = await this.sessions.findRefreshState(sessionId);
+      return this.repeatOrRefuse(after, presentedHash, successor, now);
     }
-    return { sessionId, refreshToken: token, refreshExpiresAt, userId: rotated.userId };
+    const { userId } = rotated;
+    return { sessionId, refreshToken: successor.token, refreshExpiresAt, userId, rotatedAt: now };
+  }
+
+  /** Recent sign-in: what can take an account over needs a fresh proof of the password. */
+  assertRecentSignIn(session: ProvenSession): void {
+    const provenAt = session.authenticatedAt?.getTime();
+    const maxAgeMs = this.policy.reauthMaxAgeSeconds * 1000;
+    if (provenAt === undefined || Date.now() - provenAt > maxAgeMs) {
+      throw new ReauthenticationRequiredError();
+    }
+  }
+
+  /** The caller proved the password again: what needs a recent sign-in is open once more. */
+  async markAuthenticated(sessionId: string): Promise<void> {
+    if (!(await this.sessions.markAuthenticated(sessionId, new Date()))) {
+      throw new UnauthenticatedError("This session has ended; sign in again");
+    }
+  }
+
+  /** The user's live sessions, newest first. */
+  liveOf(userId: string): Promise<SessionSummary[]> {
+    return this.sessions.liveOf(userId, new Date());
+  }
+
+  /** Ends one of the user's own live sessions; any other id is the same 404. */
+  async endOwn(userId: string, sessionId: string): Promise<void> {
+    if (!(await this.sessions.revokeOwn(sessionId, userId, "ended by the user"))) {
+      throw new NotFoundError("You have no live session with this id");
+    }
+  }
+
+  /** Every session of the user but the one named (a password change keeps its own). */
+  async endAllOthers(userId: string, keptSessionId: string, reason: string): Promise<void> {
+    await this.sessions.revokeAllOf(userId, reason, keptSessionId);
   }
 
   /** The session behind an access token as it is now in the database; null when gone. */
@@ -114,6 +184,40 @@ export class SessionService {
     await this.sessions.deleteAllOf(userId);
   }
 
+  /**
+   * The two-tabs case: the presented token is the one the live token succeeded, swapped out
+   * within the grace window, so the same successor (re-derived, never stored) is the answer.
+   * Anything else is refused, and a retired token ends the session.
+   */
+  private async repeatOrRefuse(
+    current: RefreshState | null,
+    presentedHash: string,
+    successor: { token: string; hash: string },
+    now: Date,
+  ): Promise<Rotated> {
+    const graceMs = this.policy.reuseGraceSeconds * 1000;
+    if (
+      graceMs > 0 &&
+      current &&
+      !current.revokedAt &&
+      current.rotatedAt &&
+      now.getTime() - current.rotatedAt.getTime() <= graceMs &&
+      current.refreshTokenHash === successor.hash &&
+      current.refreshExpiresAt > now &&
+      current.expiresAt > now
+    ) {
+      return {
+        sessionId: current._id,
+        userId: current.userId,
+        refreshToken: successor.token,
+        refreshExpiresAt: current.refreshExpiresAt,
+        rotatedAt: current.rotatedAt,
+      };
+    }
+    await this.endIfReused(current, presentedHash);
+    throw new UnauthenticatedError(INVALID_REFRESH);
+  }
+
   private async endIfReused(session: RefreshState | null, presentedHash: string): Promise<void> {
     if (!session || session.revokedAt || !session.retiredTokenHashes.includes(presentedHash)) {
       return;
@@ -140,7 +244,21 @@ export class SessionService {
     return { token, hash: hashSecret(token) };
   }
 
+  /**
+   * The token that replaces `presented`: a keyed hash of it, so a second presentation within
+   * the grace window yields the same cookie without the new token being stored anywhere.
+   * Without the key, a successor is as unpredictable as a random token.
+   */
+  private successorOf(sessionId: string, presented: string): { token: string; hash: string } {
+    const secret = createHmac("sha256", this.policy.successorKey)
+      .update(presented)
+      .digest("base64url");
+    const token = `${sessionId}.${secret}`;
+    return { token, hash: hashSecret(token) };
+  }
+
   private refreshExpiry(now: Date, sessionEnd: Date): Date {
-    return new Date(Math.min(now.getTime() + this.refreshTtlSeconds * 1000, sessionEnd.getTime()));
+    const ttlMs = this.policy.refreshTtlSeconds * 1000;
+    return new Date(Math.min(now.getTime() + ttlMs, sessionEnd.getTime()));
   }
 }

@@ -1,5 +1,5 @@
 import jwt from "jsonwebtoken";
-import { createSecretKey, randomUUID, type KeyObject } from "node:crypto";
+import { createHash, createSecretKey, randomUUID, type KeyObject } from "node:crypto";
 import { InvalidTokenError, UnauthenticatedError } from "../../errors/app-errors";
 import type { Role } from "../users/role";
 
@@ -41,11 +41,22 @@ export class TokenService {
     this.secret = createSecretKey(Buffer.from(secret, "utf8"));
   }
 
-  signAccessToken(userId: string, role: Role, sessionId: string): string {
-    return jwt.sign({ typ: "access", role, sid: sessionId }, this.secret, {
+  /**
+   * `from` pins the token to a refresh: the same rotation signs the same claims (issued at its
+   * time, a token id drawn from its new refresh token), so a grace-window repeat of a refresh
+   * answers the very same access token.
+   */
+  signAccessToken(
+    userId: string,
+    role: Role,
+    sessionId: string,
+    from?: { issuedAt: Date; refreshToken: string },
+  ): string {
+    const issued = from && { iat: Math.floor(from.issuedAt.getTime() / 1000) };
+    return jwt.sign({ typ: "access", role, sid: sessionId, ...issued }, this.secret, {
       algorithm: "HS256",
       subject: userId,
-      jwtid: randomUUID(),
+      jwtid: from ? uuidOf(`jti|${from.refreshToken}`) : randomUUID(),
       expiresIn: this.ttlSeconds,
     });
   }
@@ -107,4 +118,13 @@ export class TokenService {
       throw new InvalidTokenError("The MFA token is invalid or has expired; sign in again");
     }
   }
+}
+
+/** A UUID-shaped id (version 4 bits set) drawn from a hash of `seed`. */
+function uuidOf(seed: string): string {
+  const bytes = createHash("sha256").update(seed).digest().subarray(0, 16);
+  bytes[6] = (bytes[6] & 0x0f) | 0x40;
+  bytes[8] = (bytes[8] & 0x3f) | 0x80;
+  const hex = bytes.toString("hex");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }

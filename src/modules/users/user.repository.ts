@@ -149,6 +149,13 @@ export class UserRepository {
       .lean<UserRecord>();
   }
 
+  /** Null when the password is no longer `oldHash` (a reset or another change came first). */
+  changePassword(id: string, oldHash: string, passwordHash: string): Promise<UserRecord | null> {
+    return this.users
+      .findOneAndUpdate({ _id: id, passwordHash: oldHash }, { $set: { passwordHash } })
+      .lean<UserRecord>();
+  }
+
   async setPendingMfaSecret(id: string, secret: string): Promise<void> {
     await this.users.updateOne({ _id: id }, { $set: { mfaPendingSecret: secret } });
   }

@@ -26,7 +26,7 @@ export class UsersResolver {
     description: "Erase the caller's account, sessions and member records.",
   })
   async deleteCurrentUser(@Ctx() ctx: RequestContext): Promise<Acknowledgement> {
-    await ctx.services.users.delete(ctx.caller!.id);
+    await ctx.services.users.deleteCurrent(ctx.caller!);
     return acknowledged("Account deleted");
   }
 

@@ -1,7 +1,10 @@
 import { isDuplicateKeyError } from "../../db/errors";
 import { ConflictError, NotFoundError } from "../../errors/app-errors";
 import type { Caller } from "../../graphql/context";
+import type { Mailer } from "../../mail/mailer";
+import { emailChangedMail } from "../../mail/templates";
 import type { EmailVerificationService } from "../auth/email-verification.service";
+import type { SessionService } from "../auth/session.service";
 import { normaliseEmail } from "./email";
 import { Role } from "./role";
 import type { UpdateCurrentUserArgs, UserListArgs } from "./user.input";
@@ -24,6 +27,9 @@ export class UsersService {
     private readonly users: UserRepository,
     private readonly verification: EmailVerificationService,
     private readonly hooks: AccountHooks,
+    /** Changing the email and deleting oneself need a recent sign-in. */
+    private readonly recentSignIn: Pick<SessionService, "assertRecentSignIn">,
+    private readonly mailer: Mailer,
   ) {}
 
   async get(id: string): Promise<UserRecord> {
@@ -54,20 +60,34 @@ export class UsersService {
     };
   }
 
-  /** A changed email is unverified until its new code comes back. */
+  /**
+   * A changed email is unverified until its new code comes back. The email is the recovery
+   * channel, so changing it needs a recent sign-in and the old address is told.
+   */
   async updateCurrent(caller: Caller, args: UpdateCurrentUserArgs): Promise<UserRecord> {
     const changes: ProfileChanges = {};
     if (args.name !== undefined && args.name !== null) changes.name = args.name.trim();
     if (args.avatar !== undefined) changes.avatar = args.avatar;
     const email = args.email ? normaliseEmail(args.email) : undefined;
     const emailChanged = email !== undefined && email !== caller.user.email;
-    if (emailChanged) Object.assign(changes, { email, isEmailVerified: false });
+    if (emailChanged) {
+      this.recentSignIn.assertRecentSignIn(caller);
+      Object.assign(changes, { email, isEmailVerified: false });
+    }
     const updated = await this.applyUpdate(caller.id, changes);
     if (emailChanged) {
       for (const follow of this.hooks.emailChanged) await follow(updated._id, updated.email);
       await this.verification.issue(updated);
+      const { email: previous, name } = caller.user;
+      this.mailer.send(emailChangedMail({ to: previous, name, newEmail: updated.email }));
     }
     return updated;
+  }
+
+  /** Erasure asked by the owner: a stolen access token alone cannot do it. */
+  async deleteCurrent(caller: Caller): Promise<void> {
+    this.recentSignIn.assertRecentSignIn(caller);
+    await this.delete(caller.id);
   }
 
   /**
