@@ -5,6 +5,7 @@ import { AuditLogResolver } from "../modules/audit/audit-log.resolver";
 import { auditMutations } from "../modules/audit/audited-operations";
 import { AuthResolver } from "../modules/auth/auth.resolver";
 import { BranchServiceResolver } from "../modules/branch-services/branch-service.resolver";
+import { MemberProfileResolver } from "../modules/members/member-profile";
 import { MemberResolver } from "../modules/members/member.resolver";
 import { OfficeHolderResolver } from "../modules/offices/office-holder.resolver";
 import { OfficeResolver } from "../modules/offices/office.resolver";
@@ -17,6 +18,7 @@ export const resolvers = [
   AuthResolver,
   UsersResolver,
   MemberResolver,
+  MemberProfileResolver,
   OfficeResolver,
   OfficeHolderResolver,
   BranchServiceResolver,
