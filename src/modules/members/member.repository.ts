@@ -69,13 +69,16 @@ export class MemberRepository {
   /** The newest application of each account (archived ones included), one query for all. */
   async latestOfUsers(userIds: readonly string[]): Promise<Map<string, ProfileRecord>> {
     if (userIds.length === 0) return new Map();
+    // An account has a few records: picked here, so the query needs no sort over the $in.
     const records = await this.members
       .find({ userId: oneOf([...userIds]) }, { userId: 1, status: 1, archivedAt: 1, createdAt: 1 })
-      .sort({ userId: 1, ...NEWEST_FIRST })
       .lean<ProfileRecord[]>()
       .exec();
     const latest = new Map<string, ProfileRecord>();
-    for (const record of records) if (!latest.has(record.userId)) latest.set(record.userId, record);
+    for (const record of records) {
+      const kept = latest.get(record.userId);
+      if (!kept || newer(record, kept)) latest.set(record.userId, record);
+    }
     return latest;
   }
 
@@ -189,6 +192,12 @@ export class MemberRepository {
       .updateOne({ _id: id, activeOffices: greaterThan(0) }, { $inc: { activeOffices: -1 } })
       .exec();
   }
+}
+
+/** Newest first as the lists order: by createdAt, then by id (UUID v7, time-ordered). */
+function newer(a: ProfileRecord, b: ProfileRecord): boolean {
+  const by = a.createdAt.getTime() - b.createdAt.getTime();
+  return by !== 0 ? by > 0 : a._id > b._id;
 }
 
 function filterOf(query: MemberQuery): Record<string, unknown> {
