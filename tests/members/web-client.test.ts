@@ -372,6 +372,8 @@ describe("public credential check (point 6)", () => {
       erased.id,
       "0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b",
       "not-an-id",
+      // Would also fit GET /members/{id}/offices: the public route must win.
+      "offices",
       "x".repeat(500),
     ];
     for (const id of ids) expect(await notFound(id)).toEqual(expected);
