@@ -118,6 +118,19 @@ export const API_QUERIES: readonly ApiQuery[] = [
     filter: { openKey: "eq" },
   },
   {
+    api: "User.memberProfile: the latest application of each account of an answer",
+    collection: "members",
+    command: "find",
+    filter: { userId: "in" },
+  },
+  // An administrator's page of members: its possible duplicates, one $or whose branches are these.
+  ...(["nameBirthKey", "mobileKey", "sssHash", "tinHash"] as const).map((key): ApiQuery => ({
+    api: `GET /members, /members/pending: possible duplicates by ${key}`,
+    collection: "members",
+    command: "find",
+    filter: { [key]: "in" },
+  })),
+  {
     api: "DELETE /branch-service/{id}: is the branch still named by a record",
     collection: "members",
     command: "exists",

@@ -86,7 +86,7 @@ export async function capturePage(uri: string, env: Record<string, string>, page
       limit: 10,
       includeArchived: false,
     };
-    await services.members.list(args);
+    await services.members.reads.list(args);
   } finally {
     client.off("commandStarted", started);
     client.off("commandSucceeded", ended);

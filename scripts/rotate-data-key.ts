@@ -1,5 +1,6 @@
 /**
- * Re-seals every SSS and TIN number under the current DATA_KEY: `npm run data-key:rotate`.
+ * Re-seals every SSS and TIN number under the current DATA_KEY, and recomputes their keyed
+ * hashes (the possible-duplicate keys, derived from DATA_KEY): `npm run data-key:rotate`.
  * Rotation: put the old key into DATA_KEYS_PREVIOUS and the new one into DATA_KEY, restart the
  * service (it reads both), run this, then drop the old key from DATA_KEYS_PREVIOUS. Values
  * stored before encryption existed are sealed by the same pass.
@@ -8,6 +9,8 @@ import "reflect-metadata";
 import type { Connection } from "mongoose";
 import { loadConfig } from "../src/config";
 import { resolveFieldCipher, type FieldCipher } from "../src/db/field-cipher";
+import { storedKeysOf } from "../src/modules/members/member-duplicates";
+import { MemberMaintenanceRepository } from "../src/modules/members/member-maintenance.repository";
 import {
   createMemberModel,
   SEALED_FIELDS,
@@ -18,7 +21,7 @@ import { runWhenMain, withDatabase } from "./script-runner";
 export async function rotateDataKey(
   connection: Connection,
   cipher: FieldCipher,
-): Promise<{ examined: number; resealed: number }> {
+): Promise<{ examined: number; resealed: number; rehashed: number }> {
   const members = createMemberModel(connection);
   let examined = 0;
   let resealed = 0;
@@ -42,15 +45,21 @@ export async function rotateDataKey(
     await members.updateOne({ _id: record._id }, { $set: changes });
     resealed += 1;
   }
-  return { examined, resealed };
+  // Until this runs, lookups match the hashes under every configured key (FieldCipher.fingerprints).
+  const rehashed = await new MemberMaintenanceRepository(members).rekeyDuplicateHashes(
+    storedKeysOf(cipher),
+  );
+  return { examined, resealed, rehashed };
 }
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const { examined, resealed } = await withDatabase(config, (connection) =>
+  const { examined, resealed, rehashed } = await withDatabase(config, (connection) =>
     rotateDataKey(connection, resolveFieldCipher(config, config.dataDir)),
   );
-  console.log(`re-sealed ${resealed} of ${examined} member records under the current DATA_KEY`);
+  console.log(
+    `re-sealed ${resealed} of ${examined} member records under the current DATA_KEY, re-hashed ${rehashed}`,
+  );
 }
 
 runWhenMain(module, main);

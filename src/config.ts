@@ -25,8 +25,8 @@ export interface Config {
   smtpUrl?: string;
   /** Sender of every mail. */
   mailFrom: string;
-  /** The client application's address; mails link to it when set. */
-  appUrl?: string;
+  /** The client application's address: mails and the public member link point into it. */
+  appUrl: string;
   redisUrl?: string;
   rateLimits: RateLimitConfig;
   admin?: { email: string; password: string; name: string };
@@ -67,6 +67,9 @@ type Env = Record<string, string | undefined>;
 
 const LOG_LEVELS: LogLevel[] = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
 const NODE_ENVS: NodeEnv[] = ["development", "production", "test"];
+
+/** Where the organisation's web client runs in development (contract §4). */
+export const DEFAULT_APP_URL = "http://localhost:3000";
 
 /**
  * The only reader of process.env. Collects every problem before failing so that an
@@ -150,7 +153,7 @@ export function loadConfig(env: Env = process.env): Config {
     reauthMaxAgeSeconds: int("REAUTH_MAX_AGE_SECONDS", 300, 1, 24 * 3600),
     smtpUrl: url("SMTP_URL", ["smtp:", "smtps:"]),
     mailFrom: text("MAIL_FROM") ?? "Chaplaincy Membership <no-reply@localhost>",
-    appUrl: url("APP_URL", ["http:", "https:"])?.replace(/\/+$/, ""),
+    appUrl: (url("APP_URL", ["http:", "https:"]) ?? DEFAULT_APP_URL).replace(/\/+$/, ""),
     redisUrl: url("REDIS_URL", ["redis:", "rediss:"]),
     rateLimits: {
       perMinute: int("RATE_LIMIT_PER_MINUTE", 600, 1, 1_000_000),

@@ -24,8 +24,10 @@ import { BranchServiceRepository } from "./modules/branch-services/branch-servic
 import { createBranchServiceModel } from "./modules/branch-services/branch-service.model";
 import { BranchServiceService } from "./modules/branch-services/branch-service.service";
 import type { MigrationStep } from "./db/migrations";
-import { MemberPresenter, type MemberReferences } from "./modules/members/member.presenter";
+import type { MemberReferences } from "./modules/members/member.presenter";
 import { MemberRepository } from "./modules/members/member.repository";
+import { MemberMaintenanceRepository } from "./modules/members/member-maintenance.repository";
+import { storedKeysOf } from "./modules/members/member-duplicates";
 import { createMemberModel } from "./modules/members/member.model";
 import { createOfficeHolderModel } from "./modules/offices/office-holder.model";
 import { OfficeHolderRepository } from "./modules/offices/office-holder.repository";
@@ -106,17 +108,23 @@ export function createServices(
     existingBranchIds: (branchIds) => branchServices.existingIds(branchIds),
   };
   const memberRepository = new MemberRepository(models.members);
-  const members: MemberService = new MemberService(
-    memberRepository,
-    memberReferences,
-    new MemberPresenter(memberReferences, cipher),
-    cipher,
+  const memberMaintenance = new MemberMaintenanceRepository(models.members);
+  const members: MemberService = new MemberService(memberRepository, memberReferences, cipher, {
     mailer,
     log,
-    config.appUrl,
-    config.requirePrivacyConsent,
-    () => officeSlots.releaseLapsed(),
-  );
+    appUrl: config.appUrl,
+    requirePrivacyConsent: config.requirePrivacyConsent,
+    releaseLapsedTerms: () => officeSlots.releaseLapsed(),
+    currentOffices: async (memberId) => {
+      const { data } = await officeHolders.listOfMember({
+        id: memberId,
+        includeEnded: false,
+        page: 1,
+        limit: 100,
+      });
+      return data.map((holder) => ({ title: holder.office.name, level: holder.office.level }));
+    },
+  });
   const officeRepository = new OfficeRepository(models.offices);
   const holderRepository = new OfficeHolderRepository(models.officeHolders);
   const officeSlots = new OfficeSlots(officeRepository, holderRepository, members);
@@ -174,7 +182,11 @@ export function createServices(
     users,
     /** Brings records written by earlier versions up to date, at start (src/db/migrations.ts). */
     migrations: [
-      { name: "member search fields", run: () => memberRepository.backfillSearchFields() },
+      { name: "member search fields", run: () => memberMaintenance.backfillSearchFields() },
+      {
+        name: "member duplicate keys",
+        run: () => memberMaintenance.backfillDuplicateKeys(storedKeysOf(cipher)),
+      },
       officeSlotMigration(holderRepository, officeRepository, members),
       { name: "office search text", run: () => officeRepository.backfillSearchText() },
       { name: "branch search text", run: () => branchRepository.backfillSearchText() },

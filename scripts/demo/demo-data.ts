@@ -17,6 +17,7 @@ import {
   searchTextOf,
   type MemberRecord,
 } from "../../src/modules/members/member.model";
+import { duplicateKeysOf, type DuplicateKeys } from "../../src/modules/members/member-duplicates";
 import { Role } from "../../src/modules/users/role";
 import { createUserModel, type UserRecord } from "../../src/modules/users/user.model";
 import {
@@ -115,7 +116,10 @@ export async function seedDemo(
       { lean: true },
     );
     await members.insertMany(
-      people.map((person) => sealed(person.member, options.cipher)),
+      people.map((person) => ({
+        ...sealed(person.member, options.cipher),
+        ...duplicateKeysOf(person.member, options.cipher),
+      })),
       { lean: true },
     );
     for (const { member } of people) {
@@ -180,6 +184,9 @@ async function ensureBranches(
   return ids;
 }
 
+/** A demo record before its duplicate keys, which need the cipher (see seedDemo). */
+type DemoMember = Omit<MemberRecord, keyof DuplicateKeys>;
+
 function demoPerson(
   random: Random,
   serial: number,
@@ -187,7 +194,7 @@ function demoPerson(
   passwordHash: string,
   branchIds: string[],
   reviewerId: string,
-): { user: UserRecord; member: MemberRecord } {
+): { user: UserRecord; member: DemoMember } {
   const gender = random.next() < 0.5 ? Gender.MALE : Gender.FEMALE;
   const firstName = random.pick(FIRST_NAMES[gender]);
   const lastName = random.pick(LAST_NAMES);
@@ -220,12 +227,14 @@ function demoPerson(
     createdAt,
     updatedAt: createdAt,
   };
-  const member: MemberRecord = {
+  const member: DemoMember = {
     _id: memberId,
     userId,
     status,
     firstName,
+    middleInitial: null,
     lastName,
+    extensionName: null,
     mobilePhoneNumber,
     homeAddress: `${random.int(1, 999)} ${random.pick(STREETS)}, ${barangay}, ${town}`,
     nationality: "Filipino",

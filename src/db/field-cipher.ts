@@ -1,4 +1,11 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  createHmac,
+  hkdfSync,
+  randomBytes,
+} from "node:crypto";
 import { readOrCreateSecretFile } from "./secret-file";
 
 /*
@@ -20,12 +27,18 @@ export class DataKeyError extends Error {}
 export class FieldCipher {
   private readonly keys = new Map<string, Buffer>();
   private readonly currentId: string;
+  /** Per data key, the HMAC key of fingerprints (derived, so a fingerprint never reveals it). */
+  private readonly fingerprintKeys = new Map<string, Buffer>();
 
   /** `current` seals; `current` and `previous` open. Each key is 32 bytes. */
   constructor(current: Buffer, previous: Buffer[] = []) {
     for (const key of [current, ...previous]) {
       if (key.length !== 32) throw new DataKeyError("A data key must be 32 bytes");
       this.keys.set(keyIdOf(key), key);
+      this.fingerprintKeys.set(
+        keyIdOf(key),
+        Buffer.from(hkdfSync("sha256", key, Buffer.alloc(0), "field-fingerprint:1", 32)),
+      );
     }
     this.currentId = keyIdOf(current);
   }
@@ -63,6 +76,25 @@ export class FieldCipher {
     return stored.startsWith(`${PREFIX}${this.currentId}:`);
   }
 
+  /**
+   * A keyed hash (HMAC-SHA256 under a key derived from the current data key) of a sealed
+   * field's value: equal values give equal fingerprints, so they can be compared through an
+   * index without the value ever being stored in clear. `field` separates the fields' spaces.
+   */
+  fingerprint(plain: string, field: string): string {
+    return fingerprintWith(this.fingerprintKeys.get(this.currentId)!, plain, field);
+  }
+
+  /**
+   * The value's fingerprint under every configured key, current first: what a lookup matches
+   * while a rotation has not yet re-keyed every stored fingerprint.
+   */
+  fingerprints(plain: string, field: string): string[] {
+    const current = this.fingerprintKeys.get(this.currentId)!;
+    const others = [...this.fingerprintKeys.values()].filter((key) => key !== current);
+    return [current, ...others].map((key) => fingerprintWith(key, plain, field));
+  }
+
   sealNullable(plain: string | null, field: string): string | null {
     return plain === null ? null : this.seal(plain, field);
   }
@@ -70,6 +102,10 @@ export class FieldCipher {
   openNullable(stored: string | null, field: string): string | null {
     return stored === null ? null : this.open(stored, field);
   }
+}
+
+function fingerprintWith(key: Buffer, plain: string, field: string): string {
+  return createHmac("sha256", key).update(field).update("\u0000").update(plain).digest("base64url");
 }
 
 export function keyIdOf(key: Buffer): string {

@@ -6,6 +6,7 @@ import { auditMutations } from "../modules/audit/audited-operations";
 import { AuthResolver } from "../modules/auth/auth.resolver";
 import { SessionResolver } from "../modules/auth/session.resolver";
 import { BranchServiceResolver } from "../modules/branch-services/branch-service.resolver";
+import { MemberProfileResolver } from "../modules/members/member-profile";
 import { MemberResolver } from "../modules/members/member.resolver";
 import { OfficeHolderResolver } from "../modules/offices/office-holder.resolver";
 import { OfficeResolver } from "../modules/offices/office.resolver";
@@ -19,6 +20,7 @@ export const resolvers = [
   SessionResolver,
   UsersResolver,
   MemberResolver,
+  MemberProfileResolver,
   OfficeResolver,
   OfficeHolderResolver,
   BranchServiceResolver,

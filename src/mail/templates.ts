@@ -16,7 +16,7 @@ export function verificationCodeMail(p: {
   expiresInMinutes: number;
   appUrl?: string;
 }): MailMessage {
-  const link = p.appUrl && `${p.appUrl}/verify-email?code=${encodeURIComponent(p.code)}`;
+  const link = p.appUrl && `${p.appUrl}/confirm-account?token=${encodeURIComponent(p.code)}`;
   const how = link
     ? `Open ${link} to confirm it, or enter the code in the app.`
     : `Send it as {"code": "${p.code}"} to POST /api/v1/auth/verify-email to confirm it.`;

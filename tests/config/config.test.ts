@@ -11,6 +11,16 @@ describe("loadConfig", () => {
       dbName: "chaplaincy",
     });
     expect(config.mongodbUri).toBeUndefined();
+    expect(config.appUrl).toBe("http://localhost:3000");
+  });
+
+  it("takes APP_URL without its trailing slash and names a bad one", () => {
+    expect(loadConfig({ APP_URL: "https://members.example.org/app/" }).appUrl).toBe(
+      "https://members.example.org/app",
+    );
+    for (const bad of ["members.example.org", "ftp://members.example.org"]) {
+      expect(() => loadConfig({ APP_URL: bad })).toThrow(/APP_URL must be a http: or https: URL/);
+    }
   });
 
   it("reports every bad variable at once, by name", () => {

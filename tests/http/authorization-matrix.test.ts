@@ -328,6 +328,7 @@ const MATRIX: Record<Operation, Expectation> = {
   },
   // Office titles and holders
   "Query.memberOffices": { access: "signed-in", call: () => args({ id: holder.recordId }) },
+  "Query.publicMember": { access: "public", call: () => args({ id: holder.recordId }) },
   "Query.offices": { access: "signed-in", call: () => args() },
   "Query.office": { access: "signed-in", call: () => args({ id: office.id }) },
   "Mutation.createOffice": {
@@ -387,6 +388,8 @@ const OBJECT_LEVEL_REVIEW: Partial<Record<Operation, string>> = {
   "Query.officeHolders": "an office's holders: member id+name only",
   "Query.office": "office titles are a shared catalogue without an owner",
   "Query.branchService": "branches of service are a public catalogue without an owner",
+  "Query.publicMember":
+    "an APPROVED member's public credential: id, full name, status, approval date, office titles",
 };
 
 /** Cases whose actual behaviour contradicts the resolver's decorator (see the report). */

@@ -279,9 +279,9 @@ describe("mail templates", () => {
     });
     expect(withApp.subject).toBe("Your verification code");
     expect(withApp.text).toMatch(new RegExp(`^Your code: ${CODE}$`, "m"));
-    expect(withApp.text).toContain(`${appUrl}/verify-email?code=${CODE}`);
+    expect(withApp.text).toContain(`${appUrl}/confirm-account?token=${CODE}`);
     expect(withApp.text).toContain("15 minutes");
-    expect(withApp.html).toContain(`href="${appUrl}/verify-email?code=${CODE}"`);
+    expect(withApp.html).toContain(`href="${appUrl}/confirm-account?token=${CODE}"`);
 
     const withoutApp = verificationCodeMail({
       to: "a@x.org",

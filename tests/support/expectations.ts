@@ -6,13 +6,14 @@ export const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-
 /** A well-formed id no record has. */
 export const UNKNOWN_ID = "01890a5d-ac96-774b-bcce-b302099a8057";
 
-/** Exactly what a User may show (contract §2.1, plus mfaEnabled). */
+/** Exactly what a User may show (contract §2.1, plus mfaEnabled and §5's memberProfile). */
 export const PUBLIC_USER_KEYS = [
   "avatar",
   "createdAt",
   "email",
   "id",
   "isEmailVerified",
+  "memberProfile",
   "mfaEnabled",
   "name",
   "role",

@@ -224,6 +224,14 @@ export const REST_ROUTES: RestRoute[] = [
     tag: "Members",
   },
   {
+    operation: "Query.publicMember",
+    method: "GET",
+    path: "/members/public/:id",
+    status: 200,
+    tag: "Members",
+    errors: [404],
+  },
+  {
     operation: "Mutation.updateMemberStatus",
     method: "PATCH",
     path: "/members/:id/status",

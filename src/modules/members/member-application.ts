@@ -52,5 +52,6 @@ export function applicationFields(
   };
   for (const field of REQUIRED_TEXT_FIELDS) fields[field] = args[field].trim();
   for (const field of OPTIONAL_TEXT_FIELDS) fields[field] = args[field]?.trim() || null;
+  fields.middleInitial = (fields.middleInitial as string | null)?.toUpperCase() ?? null;
   return sealed(fields as ApplicationFields, cipher);
 }

@@ -1,4 +1,4 @@
-import type { MemberRecord } from "./member.model";
+import { fullNameOf, type MemberRecord } from "./member.model";
 
 /** The columns of GET /members/export.csv, in order: header and how each cell is read. */
 type Cell = string | number | Date | null | undefined;
@@ -9,7 +9,10 @@ const COLUMNS: [string, (record: MemberRecord) => Cell][] = [
   ["archived", (r) => (r.archivedAt ? "yes" : "no")],
   ["appliedAt", (r) => r.createdAt],
   ["firstName", (r) => r.firstName],
+  ["middleInitial", (r) => r.middleInitial],
   ["lastName", (r) => r.lastName],
+  ["extensionName", (r) => r.extensionName],
+  ["fullName", (r) => fullNameOf(r)],
   ["email", (r) => r.searchEmail],
   ["mobilePhoneNumber", (r) => r.mobilePhoneNumber],
   ["civilStatus", (r) => r.civilStatus],

@@ -17,6 +17,7 @@ const TEXT_MAX = 300;
 export const NOTICE_VERSION_MAX = 50;
 export const SIGNATURE_MAX_BYTES = 256 * 1024;
 const NOT_BLANK = /\S/;
+const EXTENSION_MAX = 10;
 
 /** A required line of text: 1–300 characters, not only spaces. */
 function RequiredText(): PropertyDecorator {
@@ -105,7 +106,28 @@ export class PrivacyConsentInput {
 @ArgsType()
 export class ApplyArgs {
   @RequiredText() firstName!: string;
+
+  @Field(() => String, {
+    nullable: true,
+    description: "One letter (stored upper case); blank counts as absent",
+  })
+  @IsOptional()
+  @Matches(/^\s*\p{L}?\s*$/u, { message: "middleInitial must be a single letter" })
+  middleInitial?: string | null;
+
   @RequiredText() lastName!: string;
+
+  @Field(() => String, {
+    nullable: true,
+    description: `Name suffix such as Jr., Sr., II, III or IV, at most ${EXTENSION_MAX} characters`,
+  })
+  @IsOptional()
+  @MaxLength(EXTENSION_MAX)
+  @Matches(/^[\p{L}\p{N} .]*$/u, {
+    message: "extensionName may hold only letters, digits, spaces and periods (e.g. Jr., III)",
+  })
+  extensionName?: string | null;
+
   @RequiredText() mobilePhoneNumber!: string;
   @RequiredText() homeAddress!: string;
   @Field(() => CivilStatus) civilStatus!: CivilStatus;

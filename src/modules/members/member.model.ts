@@ -24,6 +24,8 @@ export const REQUIRED_TEXT_FIELDS = [
 
 /** The text fields an application may have; null when absent. */
 export const OPTIONAL_TEXT_FIELDS = [
+  "middleInitial",
+  "extensionName",
   "recentIdPhotoUrl",
   "currentPositionRoleOther",
   "height",
@@ -115,6 +117,14 @@ export interface MemberRecord extends RequiredText, OptionalText {
   searchEmail: string;
   /** What `search` matches, normalised (see searchTextOf); held by the list indexes. */
   searchText: string;
+  /*
+   * The keys possible duplicates are found by (see member-duplicates.ts), each indexed. SSS and
+   * TIN only as keyed hashes: their clear values never leave the sealed fields.
+   */
+  nameBirthKey: string;
+  mobileKey: string | null;
+  sssHash: string | null;
+  tinHash: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -161,6 +171,11 @@ const memberSchema = new Schema<MemberRecord>(
     activeOffices: { type: Number, required: true, default: 0 },
     searchEmail: { type: String, required: true },
     searchText: { type: String, required: true },
+    // Not required: records of earlier versions get them from a migration step.
+    nameBirthKey: { type: String },
+    mobileKey: { type: String, default: null },
+    sssHash: { type: String, default: null },
+    tinHash: { type: String, default: null },
   },
   { timestamps: true, versionKey: false },
 );
@@ -175,6 +190,11 @@ memberSchema.index({ status: 1, ...NEWEST_FIRST, searchText: 1 });
 memberSchema.index({ searchText: 1 });
 memberSchema.index({ userId: 1, ...NEWEST_FIRST });
 memberSchema.index({ preferredBranchIds: 1 });
+// Possible duplicates: one index per key, so a page's single $or lookup is served branch by branch.
+memberSchema.index({ nameBirthKey: 1 });
+memberSchema.index({ mobileKey: 1 });
+memberSchema.index({ sssHash: 1 });
+memberSchema.index({ tinHash: 1 });
 
 export type MemberModel = Model<MemberRecord>;
 
@@ -182,15 +202,45 @@ export function createMemberModel(connection: Connection): MemberModel {
   return connection.model<MemberRecord>("Member", memberSchema, "members");
 }
 
-/**
- * The contract's search field of a member record: "first last", the account's email and the
- * mobile number (see searchableText).
- */
-export function searchTextOf(
-  record: Pick<MemberRecord, "firstName" | "lastName" | "mobilePhoneNumber">,
-  email: string,
+/** What searchTextOf and fullNameOf read of a record. */
+export type NameFields = Pick<MemberRecord, "firstName" | "lastName" | "mobilePhoneNumber"> &
+  Partial<Pick<MemberRecord, "middleInitial" | "extensionName">>;
+
+/** The fields NameFields names, as a projection. */
+export const NAME_PROJECTION = {
+  firstName: 1,
+  lastName: 1,
+  mobilePhoneNumber: 1,
+  middleInitial: 1,
+  extensionName: 1,
+} as const;
+
+/** "Maria D. Santos Jr.": the name as the organisation writes it. */
+export function fullNameOf(
+  record: Pick<MemberRecord, "firstName" | "lastName"> &
+    Partial<Pick<MemberRecord, "middleInitial" | "extensionName">>,
 ): string {
-  return searchableText(`${record.firstName} ${record.lastName}`, email, record.mobilePhoneNumber);
+  const middle = record.middleInitial ? `${record.middleInitial}.` : null;
+  return [record.firstName, middle, record.lastName, record.extensionName ?? null]
+    .filter(Boolean)
+    .join(" ");
+}
+
+/**
+ * The contract's search field of a member record: "first last", the full name when a middle
+ * initial or suffix makes it differ, the account's email and the mobile number (see
+ * searchableText). A record without either reads exactly as before they existed, so records
+ * of earlier versions need no new backfill.
+ */
+export function searchTextOf(record: NameFields, email: string): string {
+  const firstLast = `${record.firstName} ${record.lastName}`;
+  const full = fullNameOf(record);
+  return searchableText(
+    firstLast,
+    full === firstLast ? null : full,
+    email,
+    record.mobilePhoneNumber,
+  );
 }
 
 const OPEN_STATUSES: readonly MemberStatus[] = [MemberStatus.PENDING, MemberStatus.APPROVED];

@@ -1,4 +1,10 @@
 import type { FieldCipher } from "../../db/field-cipher";
+import {
+  possibleDuplicatesOf,
+  type DuplicateCandidate,
+  type DuplicateLookup,
+} from "./member-duplicates";
+import { MemberStatus } from "./member.enums";
 import { opened, type MemberRecord } from "./member.model";
 import { Member, type MemberUser } from "./member.type";
 
@@ -14,29 +20,50 @@ export interface MemberReferences {
   existingBranchIds(branchIds: readonly string[]): Promise<Set<string>>;
 }
 
+/** Who reads: administrators also see possible duplicates; applicants never do. */
+export type Audience = "admin" | "applicant";
+
+/** Where the web client shows a member's public credential page. */
+export const publicUrlOf = (appUrl: string, id: string) => `${appUrl}/members/public/${id}`;
+
 /** Turns stored records into what administrators and applicants read. */
 export class MemberPresenter {
   constructor(
     private readonly references: MemberReferences,
     private readonly cipher: FieldCipher,
+    private readonly duplicateCandidates: (keys: DuplicateLookup) => Promise<DuplicateCandidate[]>,
+    private readonly appUrl: string,
   ) {}
 
   /** Records with their applicant's {name, email, role} and their branches' titles. */
-  async present(records: MemberRecord[]): Promise<Member[]> {
+  async present(records: MemberRecord[], audience: Audience): Promise<Member[]> {
     const userIds = [...new Set(records.map((record) => record.userId))];
     const branchIds = [...new Set(records.flatMap((record) => record.preferredBranchIds))];
-    const [applicants, titles] = await Promise.all([
+    const open = records.map((record) => opened(record, this.cipher));
+    const [applicants, titles, duplicates] = await Promise.all([
       this.references.applicants(userIds),
       this.references.branchTitles(branchIds),
+      audience === "admin"
+        ? possibleDuplicatesOf(open, this.cipher, this.duplicateCandidates)
+        : undefined,
     ]);
     const byId = new Map(applicants.map((applicant) => [applicant.id, applicant] as const));
-    return records.map((record) => {
+    return open.map((record) => {
       const user = byId.get(record.userId);
       // An account erased meanwhile: the record still shows the address it was filed under.
       const applicant: MemberUser = user
         ? { name: user.name, email: user.email, role: user.role }
         : { name: "", email: record.searchEmail, role: "MEMBER" as MemberUser["role"] };
-      return Member.from(opened(record, this.cipher), applicant, titles);
+      const member = Member.from(record, applicant, titles);
+      member.possibleDuplicates = duplicates?.get(record._id) ?? null;
+      if (record.status === MemberStatus.APPROVED && !record.archivedAt) {
+        member.publicUrl = publicUrlOf(this.appUrl, record._id);
+      }
+      return member;
     });
+  }
+
+  async presentOne(record: MemberRecord, audience: Audience): Promise<Member> {
+    return (await this.present([record], audience))[0];
   }
 }

@@ -1,9 +1,32 @@
 import type { UpdateQuery } from "mongoose";
-import { absent, greaterThan, notEqual } from "../../db/operators";
+import { greaterThan, notEqual, oneOf } from "../../db/operators";
 import { findPage, type FoundPage } from "../../db/page-query";
 import { searchFilter } from "../../db/search-text";
 import { MemberStatus } from "./member.enums";
-import { searchTextOf, type MemberModel, type MemberRecord } from "./member.model";
+import {
+  CANDIDATE_PROJECTION,
+  type DuplicateCandidate,
+  type DuplicateLookup,
+} from "./member-duplicates";
+import {
+  NAME_PROJECTION,
+  searchTextOf,
+  type MemberModel,
+  type MemberRecord,
+  type NameFields,
+} from "./member.model";
+
+/** What the caller's user shows of their latest application (contract §5). */
+export type ProfileRecord = Pick<
+  MemberRecord,
+  "_id" | "userId" | "status" | "archivedAt" | "createdAt"
+>;
+
+/**
+ * A page's duplicate lookup stops here: a record with this many look-alikes is flagged
+ * whatever the rest are, and the page's answer stays bounded.
+ */
+const CANDIDATE_LIMIT = 500;
 
 /** What a list of member records may be narrowed by (GET /members, /members/me, the export). */
 export interface MemberQuery {
@@ -43,6 +66,43 @@ export class MemberRepository {
       .cursor({ batchSize });
   }
 
+  /** The newest application of each account (archived ones included), one query for all. */
+  async latestOfUsers(userIds: readonly string[]): Promise<Map<string, ProfileRecord>> {
+    if (userIds.length === 0) return new Map();
+    // An account has a few records: picked here, so the query needs no sort over the $in.
+    const records = await this.members
+      .find({ userId: oneOf([...userIds]) }, { userId: 1, status: 1, archivedAt: 1, createdAt: 1 })
+      .lean<ProfileRecord[]>()
+      .exec();
+    const latest = new Map<string, ProfileRecord>();
+    for (const record of records) {
+      const kept = latest.get(record.userId);
+      if (!kept || newer(record, kept)) latest.set(record.userId, record);
+    }
+    return latest;
+  }
+
+  /** An APPROVED record that is not archived, or null (the public credential check). */
+  findApproved(id: string): Promise<MemberRecord | null> {
+    return this.members
+      .findOne({ _id: id, status: MemberStatus.APPROVED, archivedAt: null })
+      .lean<MemberRecord>()
+      .exec();
+  }
+
+  /** Every record sharing one of the keys (one $or, each branch on its own index). */
+  duplicateCandidates(lookup: DuplicateLookup): Promise<DuplicateCandidate[]> {
+    const branches = (Object.keys(lookup) as (keyof DuplicateLookup)[])
+      .filter((key) => lookup[key].length > 0)
+      .map((key) => ({ [key]: oneOf(lookup[key]) }));
+    if (branches.length === 0) return Promise.resolve([]);
+    return this.members
+      .find({ $or: branches }, CANDIDATE_PROJECTION)
+      .limit(CANDIDATE_LIMIT)
+      .lean<DuplicateCandidate[]>()
+      .exec();
+  }
+
   ofUser(userId: string): Promise<MemberRecord[]> {
     return this.members.find({ userId }).sort(NEWEST_FIRST).lean<MemberRecord[]>().exec();
   }
@@ -58,8 +118,8 @@ export class MemberRepository {
   /** The applicant's records follow the account's new email, in what they show and search. */
   async setEmailOfUser(userId: string, email: string): Promise<void> {
     const records = await this.members
-      .find({ userId }, { firstName: 1, lastName: 1, mobilePhoneNumber: 1 })
-      .lean<Pick<MemberRecord, "_id" | "firstName" | "lastName" | "mobilePhoneNumber">[]>()
+      .find({ userId }, NAME_PROJECTION)
+      .lean<(NameFields & Pick<MemberRecord, "_id">)[]>()
       .exec();
     for (const record of records) {
       await this.members
@@ -69,38 +129,6 @@ export class MemberRepository {
         )
         .exec();
     }
-  }
-
-  /**
-   * Records written before searchText and activeOffices existed get them (a migration step;
-   * an office count of 0 is then corrected by the offices' own step). Returns how many.
-   */
-  async backfillSearchFields(): Promise<number> {
-    const stale = this.members
-      .find(
-        { searchText: absent() },
-        { firstName: 1, lastName: 1, mobilePhoneNumber: 1, searchEmail: 1 },
-      )
-      .lean<
-        Pick<MemberRecord, "_id" | "firstName" | "lastName" | "mobilePhoneNumber" | "searchEmail">[]
-      >()
-      .cursor({ batchSize: 500 });
-    let changed = 0;
-    for await (const record of stale) {
-      await this.members
-        .updateOne(
-          { _id: record._id },
-          {
-            $set: { searchText: searchTextOf(record, record.searchEmail) },
-            $unset: { revision: 1 },
-            $max: { activeOffices: 0 },
-          },
-          { strict: false },
-        )
-        .exec();
-      changed += 1;
-    }
-    return changed;
   }
 
   /**
@@ -164,6 +192,12 @@ export class MemberRepository {
       .updateOne({ _id: id, activeOffices: greaterThan(0) }, { $inc: { activeOffices: -1 } })
       .exec();
   }
+}
+
+/** Newest first as the lists order: by createdAt, then by id (UUID v7, time-ordered). */
+function newer(a: ProfileRecord, b: ProfileRecord): boolean {
+  const by = a.createdAt.getTime() - b.createdAt.getTime();
+  return by !== 0 ? by > 0 : a._id > b._id;
 }
 
 function filterOf(query: MemberQuery): Record<string, unknown> {

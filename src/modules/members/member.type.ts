@@ -98,6 +98,16 @@ export class StatusChange {
   reason!: string | null;
 }
 
+@ObjectType("PossibleDuplicate", {
+  simpleResolvers: true,
+  description: "Another account's record that may be the same person",
+})
+export class PossibleDuplicate {
+  @Field(() => ID) id!: string;
+  @Field(() => MemberStatus) status!: MemberStatus;
+  @Field({ description: "What matched, e.g. 'same mobile number'" }) reason!: string;
+}
+
 const TEXT_FIELDS = [...REQUIRED_TEXT_FIELDS, ...OPTIONAL_TEXT_FIELDS];
 
 /** A membership application and, once reviewed, the member record (seed §2.2). */
@@ -107,7 +117,11 @@ export class Member {
   @Field() userId!: string;
   @Field(() => MemberStatus) status!: MemberStatus;
   @Field() firstName!: string;
+  @Field(() => String, { nullable: true, description: "One letter, upper case" })
+  middleInitial!: string | null;
   @Field() lastName!: string;
+  @Field(() => String, { nullable: true, description: "Jr., Sr., II, III…" })
+  extensionName!: string | null;
   @Field() mobilePhoneNumber!: string;
   @Field() homeAddress!: string;
   @Field(() => CivilStatus) civilStatus!: CivilStatus;
@@ -149,6 +163,17 @@ export class Member {
   @Field(() => Signature, { nullable: true }) signature!: Signature | null;
   @Field(() => PrivacyConsent, { nullable: true }) privacyConsent!: PrivacyConsent | null;
   @Field(() => [StatusChange]) statusHistory!: StatusChange[];
+  @Field(() => [PossibleDuplicate], {
+    nullable: true,
+    description:
+      "Other accounts' records that may be the same person. Administrators only; null for applicants",
+  })
+  possibleDuplicates!: PossibleDuplicate[] | null;
+  @Field(() => String, {
+    nullable: true,
+    description: "The public credential page of an APPROVED, active record (to print as a QR code)",
+  })
+  publicUrl!: string | null;
 
   /** The record with what it refers to (account, branch titles) already looked up. */
   static from(
@@ -182,6 +207,8 @@ export class Member {
       createdAt: record.createdAt,
       updatedAt: record.updatedAt,
       isActive: record.archivedAt === null,
+      possibleDuplicates: null,
+      publicUrl: null,
       user,
       preferredBranches: preferredBranchIds
         .filter((id) => branchTitles.has(id))
@@ -197,4 +224,24 @@ export class Member {
 }
 
 export const MemberPayload = PayloadType(Member, "MemberPayload");
+
+@ObjectType("ApplicationMeta", {
+  simpleResolvers: true,
+  description: "What applying did to the account: the client's wizard reads it",
+})
+export class ApplicationMeta {
+  @Field({ description: "Always false: applying never creates an account" })
+  createdUser!: boolean;
+
+  @Field({ description: "Always true: only a verified account can apply" })
+  isEmailVerified!: boolean;
+}
+
+@ObjectType("ApplicationPayload", { simpleResolvers: true })
+export class ApplicationPayload {
+  @Field() code!: string;
+  @Field() message!: string;
+  @Field(() => Member) data!: Member;
+  @Field(() => ApplicationMeta) meta!: ApplicationMeta;
+}
 export const MemberPage = PageType(Member, "MemberPage");

@@ -1,0 +1,123 @@
+import type { FieldCipher } from "../../db/field-cipher";
+import { NotFoundError } from "../../errors/app-errors";
+import type { Caller } from "../../graphql/context";
+import { Pagination, type Page } from "../../graphql/envelopes";
+import type { PageArgs } from "../../graphql/paging";
+import type { OfficeLevel } from "../offices/office-level";
+import { Batch } from "./batch";
+import type { MemberProfile } from "./member-profile";
+import type { PublicMember } from "./member-public.type";
+import { findMember } from "./member-review.service";
+import { MemberStatus } from "./member.enums";
+import type { MemberListArgs } from "./member.input";
+import { fullNameOf, opened, type MemberRecord } from "./member.model";
+import type { Audience, MemberPresenter } from "./member.presenter";
+import type { MemberQuery, MemberRepository, ProfileRecord } from "./member.repository";
+import type { Member } from "./member.type";
+
+/** The filters of GET /members that the export honours too. */
+export type MemberFilters = Pick<MemberListArgs, "status" | "includeArchived" | "search">;
+
+/** The offices a member holds now, from the offices module. */
+export type CurrentOffices = (memberId: string) => Promise<{ title: string; level: OfficeLevel }[]>;
+
+/** The one answer of the public check for every id that is not an approved, active member. */
+const NOT_PUBLIC = "No approved member has this id";
+/** Longer than any id the service issues: answered without asking the database. */
+const ID_MAX = 64;
+
+/** Reading member records: the admin lists, the applicant's own, the public check, exports. */
+export class MemberReads {
+  private readonly profiles: Batch<string, ProfileRecord>;
+
+  constructor(
+    private readonly members: MemberRepository,
+    private readonly presenter: MemberPresenter,
+    private readonly cipher: FieldCipher,
+    private readonly currentOffices: CurrentOffices,
+  ) {
+    this.profiles = new Batch((userIds) => this.members.latestOfUsers(userIds));
+  }
+
+  /** GET /members and /members/pending: the administrator's view, duplicates flagged. */
+  list(args: MemberListArgs): Promise<Omit<Page<Member>, "code" | "message">> {
+    return this.page(queryOf(args), args, "admin");
+  }
+
+  /** GET /members/me: the caller's own records. */
+  listOwn(caller: Caller, args: PageArgs): Promise<Omit<Page<Member>, "code" | "message">> {
+    return this.page({ userId: caller.id, includeArchived: true }, args, "applicant");
+  }
+
+  /** `User.memberProfile`: the account's latest application, or null. */
+  async profileOf(userId: string): Promise<MemberProfile | null> {
+    const record = await this.profiles.load(userId);
+    if (!record) return null;
+    return {
+      id: record._id,
+      status: record.status,
+      isActive: record.archivedAt === null,
+      createdAt: record.createdAt,
+    };
+  }
+
+  /**
+   * The public credential check: an APPROVED, not archived member's name, approval date and
+   * current offices. Every other id gets the same 404, so the answer tells nothing of records
+   * that are not public (pending, rejected, archived, erased or never issued).
+   */
+  async publicMember(id: string): Promise<PublicMember> {
+    const record = id.length <= ID_MAX ? await this.members.findApproved(id) : null;
+    if (!record) throw new NotFoundError(NOT_PUBLIC);
+    const approvals = record.statusHistory.filter((entry) => entry.to === MemberStatus.APPROVED);
+    return {
+      id: record._id,
+      fullName: fullNameOf(record),
+      status: record.status,
+      memberSince: approvals.at(-1)?.at ?? record.updatedAt,
+      offices: await this.currentOffices(record._id),
+    };
+  }
+
+  async assertExists(memberId: string): Promise<void> {
+    await findMember(this.members, memberId);
+  }
+
+  /** For the branch-of-service delete rule: does any member record name this branch? */
+  isBranchInUse(branchId: string): Promise<boolean> {
+    return this.members.namesBranch(branchId);
+  }
+
+  /** The records a list selects, all of them, newest first, streamed from the database. */
+  async *exportRecords(filters: MemberFilters, batchSize = 100): AsyncGenerator<MemberRecord> {
+    for await (const record of this.members.stream(queryOf(filters), batchSize)) {
+      yield opened(record, this.cipher);
+    }
+  }
+
+  /** Subject access: every application of the account, archived ones and their history included. */
+  async allOf(userId: string): Promise<Member[]> {
+    return this.presenter.present(await this.members.ofUser(userId), "applicant");
+  }
+
+  private async page(
+    query: MemberQuery,
+    args: Pick<PageArgs, "page" | "limit">,
+    audience: Audience,
+  ): Promise<Omit<Page<Member>, "code" | "message">> {
+    const { records, total } = await this.members.page(query, args.page, args.limit);
+    return {
+      data: await this.presenter.present(records, audience),
+      pagination: Pagination.of(args.page, args.limit, total),
+    };
+  }
+}
+
+/** The repository's query for GET /members' filters. */
+function queryOf(filters: MemberFilters): MemberQuery {
+  return {
+    status: filters.status,
+    includeArchived: filters.includeArchived === true,
+    search: filters.search,
+  };
+}

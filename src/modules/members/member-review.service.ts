@@ -1,0 +1,156 @@
+import { isDuplicateKeyError } from "../../db/errors";
+import { ConflictError, NotFoundError } from "../../errors/app-errors";
+import type { Caller } from "../../graphql/context";
+import type { Logger } from "../../logger";
+import type { Mailer } from "../../mail/mailer";
+import { applicationDecisionMail } from "../../mail/templates";
+import { fullNameOf, openKeyOf, type MemberRecord } from "./member.model";
+import { MemberStatus } from "./member.enums";
+import type { UpdateMemberStatusArgs } from "./member.input";
+import type { MemberPresenter, MemberReferences } from "./member.presenter";
+import type { MemberRepository } from "./member.repository";
+import type { Member } from "./member.type";
+
+const HOLDS_OFFICE = "The member holds an office; end the appointment first";
+const OTHER_OPEN = "The applicant already has another pending or approved application";
+
+/** The record of `id`, or the 404 every member operation answers for an unknown id. */
+export async function findMember(members: MemberRepository, id: string): Promise<MemberRecord> {
+  const record = await members.findById(id);
+  if (!record) throw new NotFoundError("No member record has this id");
+  return record;
+}
+
+/**
+ * An administrator's review of a record (status, archive, retrieve) and the office count that
+ * keeps a record holding an office where it is. Answers are the administrator's view.
+ */
+export class MemberReviews {
+  constructor(
+    private readonly members: MemberRepository,
+    private readonly references: MemberReferences,
+    private readonly presenter: MemberPresenter,
+    private readonly mailer: Mailer,
+    private readonly log: Logger,
+    private readonly appUrl: string,
+    /** Lets terms past their end date stop counting (the offices module's side). */
+    private readonly releaseLapsedTerms: () => Promise<void>,
+  ) {}
+
+  /**
+   * A review decision. The write is conditional on the state it was decided from, so of two
+   * reviewers acting at once only one records a change.
+   */
+  async updateStatus(caller: Caller, args: UpdateMemberStatusArgs): Promise<Member> {
+    const current = await this.findHoldingCurrentOffices(args.id);
+    if (current.archivedAt) throw new ConflictError("An archived record cannot change status");
+    if (current.status === args.status) {
+      throw new ConflictError(`The record is already ${args.status}`);
+    }
+    if (current.status === MemberStatus.APPROVED && current.activeOffices > 0) {
+      throw new ConflictError(HOLDS_OFFICE);
+    }
+    const reason = args.reason?.trim() || null;
+    const entry = { from: current.status, to: args.status, by: caller.id, at: new Date(), reason };
+    const updated = await this.conflictOnDuplicate(
+      this.members.changeStatus(current, {
+        $set: { status: args.status, openKey: openKeyOf({ ...current, status: args.status }) },
+        $push: { statusHistory: entry },
+      }),
+    );
+    if (!updated) throw await this.whyRefused(args.id);
+    if (args.status !== MemberStatus.PENDING) this.mailDecision(updated, reason);
+    return this.presenter.presentOne(updated, "admin");
+  }
+
+  async archive(id: string): Promise<Member> {
+    const current = await this.findHoldingCurrentOffices(id);
+    if (current.archivedAt) throw new ConflictError("The record is already archived");
+    if (current.activeOffices > 0) throw new ConflictError(HOLDS_OFFICE);
+    const archivedAt = new Date();
+    const updated = await this.members.archive(id, {
+      $set: { archivedAt, openKey: openKeyOf({ ...current, archivedAt }) },
+    });
+    if (!updated) throw await this.whyRefused(id);
+    return this.presenter.presentOne(updated, "admin");
+  }
+
+  async retrieve(id: string): Promise<Member> {
+    const current = await findMember(this.members, id);
+    if (!current.archivedAt) throw new ConflictError("The record is not archived");
+    const updated = await this.conflictOnDuplicate(
+      this.members.retrieve(id, {
+        $set: { archivedAt: null, openKey: openKeyOf({ ...current, archivedAt: null }) },
+      }),
+    );
+    if (!updated) throw await this.whyRefused(id);
+    return this.presenter.presentOne(updated, "admin");
+  }
+
+  /**
+   * For an office appointment: counts one more office held by an APPROVED record that is not
+   * archived, atomically, so the record cannot be archived or leave APPROVED meanwhile.
+   */
+  async reserveForOffice(memberId: string): Promise<{ id: string; userId: string; name: string }> {
+    const record = await this.members.reserveForOffice(memberId);
+    if (!record) {
+      await findMember(this.members, memberId);
+      throw new ConflictError(
+        "Only an APPROVED member record that is not archived can hold an office",
+      );
+    }
+    return { id: record._id, userId: record.userId, name: fullNameOf(record) };
+  }
+
+  /** An appointment ended or was removed: one office fewer held. */
+  releaseFromOffice(memberId: string): Promise<void> {
+    return this.members.releaseFromOffice(memberId);
+  }
+
+  /** The record, its office count left with no term that has already ended. */
+  private async findHoldingCurrentOffices(id: string): Promise<MemberRecord> {
+    const record = await findMember(this.members, id);
+    if (record.activeOffices === 0) return record;
+    await this.releaseLapsedTerms();
+    return findMember(this.members, id);
+  }
+
+  /** Why a conditional change found the record no longer in the state it was decided from. */
+  private async whyRefused(id: string): Promise<ConflictError> {
+    const record = await findMember(this.members, id);
+    return new ConflictError(
+      record.activeOffices > 0
+        ? HOLDS_OFFICE
+        : "The record changed meanwhile; reload and try again",
+    );
+  }
+
+  /** A change that would open a second application of the same applicant is a 409. */
+  private async conflictOnDuplicate<T>(write: Promise<T>): Promise<T> {
+    try {
+      return await write;
+    } catch (error) {
+      if (isDuplicateKeyError(error)) throw new ConflictError(OTHER_OPEN);
+      throw error;
+    }
+  }
+
+  /** The decision mail goes out in the background; a failure is logged, the decision stands. */
+  private mailDecision(record: MemberRecord, reason: string | null): void {
+    this.references
+      .applicants([record.userId])
+      .then(([user]) => {
+        if (!user) return;
+        this.mailer.send(
+          applicationDecisionMail({
+            to: user.email,
+            name: user.name,
+            decision: record.status as MemberStatus.APPROVED | MemberStatus.REJECTED,
+            reason,
+            appUrl: this.appUrl,
+          }),
+        );
+      })
+      .catch((error: unknown) => this.log.error({ err: error }, "decision mail not sent"));
+  }
+}
