@@ -20,7 +20,7 @@ import { createContextBuilder } from "../graphql/context";
 import { createGraphqlServer } from "../graphql/graphql-server";
 import type { Services } from "../services";
 import { graphiqlAssets, graphiqlPage, swaggerUi } from "./explorers";
-import { operationsRoutes } from "./operations";
+import { operationsRoutes, serviceRoot } from "./operations";
 import { memberExportRoute } from "./rest/member-export";
 import { createRestApi } from "./rest/rest-api";
 import { API_BASE } from "./rest/rest-routes";
@@ -62,6 +62,7 @@ export async function createApp(
   api.use(memberExportRoute(schema, buildContext));
   api.use(rest.router);
   app.use(API_BASE, api);
+  app.get("/", serviceRoot);
 
   const graphql = createGraphqlServer({
     schema,
@@ -102,7 +103,15 @@ export function useRequestShell(
   app.set("etag", false);
   app.set("trust proxy", config.trustProxy);
   app.use(requestLogging(log));
-  app.use(helmet());
+  app.use(
+    helmet({
+      // Only where clients come over https: over plain HTTP by hostname, the browser would
+      // fetch the explorers' own scripts over https and show a blank page.
+      contentSecurityPolicy: {
+        directives: { upgradeInsecureRequests: config.servedOverTls ? [] : null },
+      },
+    }),
+  );
   // Browsers may call from the configured origins only; without CORS_ORIGINS, same-origin only.
   app.use(
     cors({
