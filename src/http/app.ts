@@ -158,7 +158,7 @@ function requestRateLimit(services: Services): RequestHandler {
 }
 
 /** Express-level failures (body reading, unknown paths, argument checks) in the same envelope. */
-function errorResponder(exposeDetail: boolean): ErrorRequestHandler {
+export function errorResponder(exposeDetail: boolean): ErrorRequestHandler {
   return (error: unknown, req: Request, res: Response, _next) => {
     const translated = translateExpressError(error);
     const mapped = toErrorResponse(translated, { exposeDetail });
