@@ -1,5 +1,7 @@
+import pino from "pino";
 import puppeteer, { type Browser, type Page } from "puppeteer-core";
 import { findExecutable } from "../../src/db/executables";
+import { startMockServer } from "../../src/mock/mock-server";
 import { buildUser, type TestUser } from "../support/factories";
 import { startTestApp, type TestApp } from "../support/test-app";
 
@@ -41,12 +43,12 @@ const HOST = "explorers.test";
   });
 
   /** A page that fails the test on any request that did not reach our origin. */
-  async function open(path: string): Promise<{ page: Page; failures: string[] }> {
+  async function open(path: string, at = origin): Promise<{ page: Page; failures: string[] }> {
     const page = await browser.newPage();
     const failures: string[] = [];
     page.on("requestfailed", (request) => failures.push(request.url()));
     page.on("pageerror", (error) => failures.push(String(error)));
-    await page.goto(`${origin}${path}`, { waitUntil: "networkidle0", timeout: 30_000 });
+    await page.goto(`${at}${path}`, { waitUntil: "networkidle0", timeout: 30_000 });
     return { page, failures };
   }
 
@@ -111,6 +113,39 @@ const HOST = "explorers.test";
     );
     expect(failures).toEqual([]);
     await page.close();
+  }, 90_000);
+
+  it("the mock server's explorers render its schema and answer from made-up records", async () => {
+    const mock = await startMockServer({
+      port: 0,
+      host: "127.0.0.1",
+      log: pino({ level: "silent" }),
+    });
+    try {
+      const mockOrigin = `http://${HOST}:${new URL(mock.url).port}`;
+      const swagger = await open("/api/v1/docs/", mockOrigin);
+      await swagger.page.waitForSelector(".opblock", { timeout: 20_000 });
+      expect(await swagger.page.$$(".opblock")).not.toHaveLength(0);
+      await swagger.page.close();
+
+      const { page, failures } = await open("/graphql", mockOrigin);
+      await page.waitForSelector(".graphiql-query-editor .CodeMirror", { timeout: 20_000 });
+      await typeInto(
+        page,
+        ".graphiql-query-editor .CodeMirror",
+        "{ branchServices { data { title } } }",
+      );
+      await page.click(".graphiql-execute-button");
+      await page.waitForFunction(
+        () =>
+          document.querySelector(".graphiql-response")?.textContent?.includes("Philippine Army"),
+        { timeout: 20_000 },
+      );
+      expect(failures).toEqual([]);
+      await page.close();
+    } finally {
+      await mock.close();
+    }
   }, 90_000);
 });
 
