@@ -1,4 +1,6 @@
+import fs from "node:fs";
 import path from "node:path";
+import { parseEnv } from "node:util";
 import { parseDataKey } from "./db/field-cipher";
 
 export type NodeEnv = "development" | "production" | "test";
@@ -27,6 +29,10 @@ export interface Config {
   mailFrom: string;
   /** The client application's address: mails and the public member link point into it. */
   appUrl: string;
+  /** PUBLIC_URL: where clients reach this service; https tells browsers to upgrade requests. */
+  publicUrl?: string;
+  /** True when PUBLIC_URL is https: the service is reached over TLS (itself or a proxy). */
+  servedOverTls: boolean;
   redisUrl?: string;
   rateLimits: RateLimitConfig;
   admin?: { email: string; password: string; name: string };
@@ -72,10 +78,26 @@ const NODE_ENVS: NodeEnv[] = ["development", "production", "test"];
 export const DEFAULT_APP_URL = "http://localhost:3000";
 
 /**
- * The only reader of process.env. Collects every problem before failing so that an
+ * The process's environment over the variables of `.env` in the working directory, when there
+ * is one (`.env.example` invites copying it): a variable set in the real environment wins, so
+ * a deployment's settings are never overridden by a file left in the image or the checkout.
+ */
+export function environment(env: Env = process.env, envFile = path.resolve(".env")): Env {
+  let content: string;
+  try {
+    content = fs.readFileSync(envFile, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return env;
+    throw error;
+  }
+  return { ...parseEnv(content), ...env };
+}
+
+/**
+ * The only reader of process.env (and `.env`, see environment()). Collects every problem before failing so that an
  * operator fixes a bad deployment in one round trip instead of one variable at a time.
  */
-export function loadConfig(env: Env = process.env): Config {
+export function loadConfig(env: Env = environment()): Config {
   const problems: string[] = [];
   const text = (name: string): string | undefined => {
     const value = env[name]?.trim();
@@ -138,6 +160,8 @@ export function loadConfig(env: Env = process.env): Config {
     .filter((key) => key.trim() !== "")
     .flatMap((key) => dataKeyOf(key, "DATA_KEYS_PREVIOUS", problems) ?? []);
 
+  const publicUrl = url("PUBLIC_URL", ["http:", "https:"])?.replace(/\/+$/, "");
+
   const config: Config = {
     nodeEnv,
     port: int("PORT", 4000, 0, 65535),
@@ -154,6 +178,8 @@ export function loadConfig(env: Env = process.env): Config {
     smtpUrl: url("SMTP_URL", ["smtp:", "smtps:"]),
     mailFrom: text("MAIL_FROM") ?? "Chaplaincy Membership <no-reply@localhost>",
     appUrl: (url("APP_URL", ["http:", "https:"]) ?? DEFAULT_APP_URL).replace(/\/+$/, ""),
+    publicUrl,
+    servedOverTls: publicUrl?.startsWith("https:") ?? false,
     redisUrl: url("REDIS_URL", ["redis:", "rediss:"]),
     rateLimits: {
       perMinute: int("RATE_LIMIT_PER_MINUTE", 600, 1, 1_000_000),

@@ -25,6 +25,14 @@ export const MAX_TOKENS = 2_000;
 export const MAX_QUERY_COMPLEXITY = 5_000;
 
 /**
+ * The schema's own description (GraphiQL's Docs pane, Code Generator): its depth is the type
+ * system's, not the data's, so these subtrees are left out of the depth and cost limits, as
+ * graphql-armor does. Whether introspection is allowed at all is Apollo's `introspection`.
+ */
+const INTROSPECTION_ROOTS = new Set(["__schema", "__type"]);
+const isIntrospection = (field: FieldNode) => INTROSPECTION_ROOTS.has(field.name.value);
+
+/**
  * Limits that refuse documents too deep or too costly before they run, so one request
  * cannot make the server walk an unbounded tree. List fields cost their page size.
  */
@@ -76,6 +84,7 @@ export function depthLimit(maxDepth: number): ValidationRule {
         0,
         ...set.selections.map((selection) => {
           if (selection.kind === Kind.FIELD) {
+            if (isIntrospection(selection)) return 0;
             return selection.selectionSet ? 1 + depthOf(selection.selectionSet, seen) : 1;
           }
           if (selection.kind === Kind.INLINE_FRAGMENT) return depthOf(selection.selectionSet, seen);
@@ -169,6 +178,7 @@ export class ComplexityCache {
         variables,
         operationName: operationName ?? undefined,
         estimators: [
+          ({ node }) => (isIntrospection(node) ? 0 : undefined),
           fieldExtensionsEstimator(),
           // A field whose arguments include a `limit` returns up to that many records.
           ({ args, childComplexity }) =>

@@ -20,7 +20,7 @@ import { createContextBuilder } from "../graphql/context";
 import { createGraphqlServer } from "../graphql/graphql-server";
 import type { Services } from "../services";
 import { graphiqlAssets, graphiqlPage, swaggerUi } from "./explorers";
-import { operationsRoutes } from "./operations";
+import { operationsRoutes, serviceRoot } from "./operations";
 import { memberExportRoute } from "./rest/member-export";
 import { createRestApi } from "./rest/rest-api";
 import { API_BASE } from "./rest/rest-routes";
@@ -61,6 +61,7 @@ export async function createApp(
   api.use(memberExportRoute(schema, buildContext));
   api.use(rest.router);
   app.use(API_BASE, api);
+  app.get("/", serviceRoot);
 
   const graphql = createGraphqlServer({
     schema,
@@ -101,7 +102,15 @@ export function useRequestShell(
   app.set("etag", false);
   app.set("trust proxy", config.trustProxy);
   app.use(requestLogging(log));
-  app.use(helmet());
+  app.use(
+    helmet({
+      // Only where clients come over https: over plain HTTP by hostname, the browser would
+      // fetch the explorers' own scripts over https and show a blank page.
+      contentSecurityPolicy: {
+        directives: { upgradeInsecureRequests: config.servedOverTls ? [] : null },
+      },
+    }),
+  );
   // Browsers may call from the configured origins only; without CORS_ORIGINS, same-origin only.
   app.use(
     cors({
@@ -148,7 +157,7 @@ function requestRateLimit(services: Services): RequestHandler {
 }
 
 /** Express-level failures (body reading, unknown paths, argument checks) in the same envelope. */
-function errorResponder(exposeDetail: boolean): ErrorRequestHandler {
+export function errorResponder(exposeDetail: boolean): ErrorRequestHandler {
   return (error: unknown, req: Request, res: Response, _next) => {
     const translated = translateExpressError(error);
     const mapped = toErrorResponse(translated, { exposeDetail });

@@ -1,19 +1,32 @@
-import express from "express";
+import express, { type Request, type Response } from "express";
 import type { Connection } from "mongoose";
 import { isDatabaseUp } from "../db/connection";
 
 const startedAt = Date.now();
 
+const ABOUT = {
+  name: "Chaplaincy membership API",
+  version: "1.0.0",
+  graphql: "/graphql",
+  docs: "/api/v1/docs",
+};
+
+/**
+ * `/`: where a newcomer lands. A browser is sent to the REST explorer; anything else gets the
+ * same pointers as GET /api/v1/, plus where the REST paths and their OpenAPI document live.
+ */
+export function serviceRoot(req: Request, res: Response): void {
+  if (req.accepts(["application/json", "text/html"]) === "text/html") {
+    return res.redirect(302, `${ABOUT.docs}/`);
+  }
+  res.json({ ...ABOUT, rest: "/api/v1", openapi: "/api/v1/openapi.json" });
+}
+
 /** Root metadata and health: plain express, they are about the process, not the domain. */
 export function operationsRoutes(connection: Connection): express.Router {
   const router = express.Router();
   router.get("/", (_req, res) => {
-    res.json({
-      name: "Chaplaincy membership API",
-      version: "1.0.0",
-      graphql: "/graphql",
-      docs: "/api/v1/docs",
-    });
+    res.json(ABOUT);
   });
   router.get("/health", async (_req, res) => {
     const uptime = Math.round((Date.now() - startedAt) / 1000);

@@ -1,4 +1,7 @@
-import { ConfigError, loadConfig } from "../../src/config";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { ConfigError, environment, loadConfig } from "../../src/config";
 
 describe("loadConfig", () => {
   it("applies the documented defaults", () => {
@@ -44,5 +47,57 @@ describe("loadConfig", () => {
 
   it("requires JWT_SECRET in production", () => {
     expect(() => loadConfig({ NODE_ENV: "production" })).toThrow(/JWT_SECRET is required/);
+  });
+});
+
+describe("PUBLIC_URL", () => {
+  it("says the service is served over TLS only when it is an https address", () => {
+    expect(loadConfig({}).servedOverTls).toBe(false);
+    expect(loadConfig({ PUBLIC_URL: "http://api.example.org" }).servedOverTls).toBe(false);
+    const tls = loadConfig({ PUBLIC_URL: "https://api.example.org/" });
+    expect([tls.servedOverTls, tls.publicUrl]).toEqual([true, "https://api.example.org"]);
+  });
+
+  it("refuses an address that is not http or https, by name", () => {
+    expect(() => loadConfig({ PUBLIC_URL: "api.example.org" })).toThrow(/PUBLIC_URL/);
+  });
+});
+
+describe("the .env file", () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "env-file-"));
+  });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it("is read when present, and a variable of the real environment wins over it", () => {
+    const file = path.join(dir, ".env");
+    fs.writeFileSync(
+      file,
+      '# a comment\nPORT=4100\nLOG_LEVEL=debug\nMAIL_FROM="Chaplaincy <a@b.org>"\n',
+    );
+    const env = environment({ LOG_LEVEL: "warn" }, file);
+    expect(env).toMatchObject({
+      PORT: "4100",
+      LOG_LEVEL: "warn",
+      MAIL_FROM: "Chaplaincy <a@b.org>",
+    });
+    expect(loadConfig(env)).toMatchObject({ port: 4100, logLevel: "warn" });
+  });
+
+  it("is optional", () => {
+    const real = { PORT: "4200" };
+    expect(environment(real, path.join(dir, ".env"))).toBe(real);
+  });
+
+  it("is what loadConfig reads by default, from the working directory", () => {
+    const cwd = process.cwd();
+    fs.writeFileSync(path.join(dir, ".env"), "DB_NAME=from_env_file\n");
+    try {
+      process.chdir(dir);
+      expect(loadConfig().dbName).toBe(process.env.DB_NAME ?? "from_env_file");
+    } finally {
+      process.chdir(cwd);
+    }
   });
 });

@@ -922,9 +922,14 @@ async function expectGraphqlRefusal(request: GraphqlRequest): Promise<Response> 
 
 const officeId = () => realIds.offices[0];
 
-/** An introspection selection `depth` levels of ofType deep. */
+/**
+ * A selection `depth` levels deep. Introspection is exempt from the depth limit (the explorers'
+ * schema query is deeper); its nesting through fields and types is graphql-js's own rule's.
+ */
 const nested = (depth: number) =>
-  `{ __schema { types { fields { type { ${"ofType { ".repeat(depth)}name${" }".repeat(depth)} } } } } }`;
+  `{ offices { data { ${"holders { ".repeat(depth)}id${" }".repeat(depth)} } } }`;
+const nestedIntrospection = (depth: number) =>
+  `{ __schema { types { ${"fields { type { ".repeat(depth)}name${" } }".repeat(depth)} } } }`;
 
 const MALFORMED: [string, () => GraphqlRequest][] = [
   ["a syntax error", () => ({ body: { query: "{ offices { data { id }" } })],
@@ -981,6 +986,10 @@ const MALFORMED: [string, () => GraphqlRequest][] = [
     }),
   ],
   ["a selection nested past the depth limit", () => ({ body: { query: nested(20) } })],
+  [
+    "an introspection nested through fields and types",
+    () => ({ body: { query: nestedIntrospection(5) } }),
+  ],
   [
     "more aliases than the limit",
     () => ({

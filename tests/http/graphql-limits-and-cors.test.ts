@@ -1,4 +1,4 @@
-import { parse, validate } from "graphql";
+import { getIntrospectionQuery, parse, validate } from "graphql";
 import { buildAppSchema } from "../../src/graphql/schema";
 import {
   depthLimit,
@@ -7,7 +7,7 @@ import {
   MAX_QUERY_DEPTH,
   MAX_TOKENS,
 } from "../../src/graphql/query-limits";
-import { startTestApp, type TestApp } from "../support/test-app";
+import { PRODUCTION_ENV, startTestApp, type TestApp } from "../support/test-app";
 
 let app: TestApp;
 beforeAll(async () => {
@@ -116,6 +116,65 @@ describe("/graphql limits", () => {
       .post("/graphql")
       .send([{ query: "{ branchServices { code } }" }, { query: "{ branchServices { code } }" }]);
     expect(response.status).toBe(400);
+  });
+});
+
+describe("introspection (the explorers' and Code Generator's schema query)", () => {
+  const fullIntrospection = getIntrospectionQuery({
+    descriptions: true,
+    specifiedByUrl: true,
+    directiveIsRepeatable: true,
+    schemaDescription: true,
+    inputValueDeprecation: true,
+  });
+
+  it("answers graphql-js's getIntrospectionQuery, deeper than the depth limit", async () => {
+    const response = await app.http().post("/graphql").send({ query: fullIntrospection });
+    expect(response.status).toBe(200);
+    expect(response.body.errors).toBeUndefined();
+    const types = (response.body.data.__schema.types as { name: string }[]).map((t) => t.name);
+    expect(types).toEqual(expect.arrayContaining(["Query", "Mutation", "BranchServicePage"]));
+  });
+
+  it("leaves __schema and __type out of the depth count, and counts every other field", async () => {
+    const schema = await buildAppSchema();
+    const deepIntrospection = `{ __type(name: "Query") { fields { type { ofType { ofType { name } } } } } }`;
+    expect(validate(schema, parse(deepIntrospection), [depthLimit(4)])).toEqual([]);
+    const mixed = `{ __schema { queryType { name } } branchServices { data { sections { items { content } } } } }`;
+    const errors = validate(schema, parse(mixed), [depthLimit(4)]);
+    expect(errors.map((e) => e.message)).toEqual(["Query depth 5 exceeds the limit of 4"]);
+  });
+
+  it("still refuses introspection nested through fields and types (graphql-js's own rule)", async () => {
+    const cyclic = `{ __schema { types { fields { type { fields { type { fields { type { fields { name } } } } } } } } } }`;
+    const response = await app.http().post("/graphql").send({ query: cyclic });
+    expect(response.status).toBe(400);
+    expect(response.body.errors[0].message).toMatch(/introspection/i);
+  });
+
+  it("still costs the data fields sent beside an introspection field", async () => {
+    const aliases = Array.from(
+      { length: MAX_ALIASES },
+      (_, i) =>
+        `a${i}: branchServices(limit: 100) { data { id title description memberId createdAt updatedAt sections { id title type items { content } } } }`,
+    ).join("\n");
+    const response = await app
+      .http()
+      .post("/graphql")
+      .send({ query: `{ __schema { queryType { name } } ${aliases} }` });
+    expect(response.status).toBe(400);
+    expect(response.body.errors[0].message).toMatch(/complexity/i);
+  });
+
+  it("is off in production unless GRAPHQL_INTROSPECTION=true", async () => {
+    const production = await startTestApp(PRODUCTION_ENV);
+    try {
+      const refused = await production.http().post("/graphql").send({ query: fullIntrospection });
+      expect(refused.status).toBe(400);
+      expect(refused.body.errors[0].message).toMatch(/introspection/i);
+    } finally {
+      await production.close();
+    }
   });
 });
 

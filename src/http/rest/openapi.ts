@@ -1,25 +1,13 @@
 import type { GraphQLSchema } from "graphql";
 import { accessOf } from "../../graphql/access";
+import { markNullable, moveRefSiblings, orderedTags, summaryOf } from "./openapi-details";
+import { errorResponses, errorSchemas, statusOfCode } from "./openapi-errors";
+import { exampleOf } from "./openapi-examples";
 import { CSV_HEADER } from "../../modules/members/member-csv";
 import { MEMBER_EXPORT_FILTERS, MEMBER_EXPORT_PATH, MEMBER_EXPORT_ROLES } from "./member-export";
 import { API_BASE, fieldOf, REST_ROUTES, type RestRoute } from "./rest-routes";
 
 type Json = Record<string, unknown>;
-
-const REASONS: Record<number, string> = {
-  400: "Invalid request (VALIDATION_ERROR with errors[] for field problems, BAD_REQUEST otherwise)",
-  401:
-    "Missing, invalid, expired or revoked access token; REAUTHENTICATION_REQUIRED where the " +
-    "session must have proven the password recently (POST /auth/reauthenticate)",
-  403: "The caller's role may not do this",
-  404: "No such record",
-  409: "Conflicts with the current state",
-  413: "Body larger than 1 MiB",
-  415: "Body is not JSON",
-  429: "Too many requests (see Retry-After)",
-  500: "Server failure",
-  503: "Database unavailable; retry shortly",
-};
 
 /** Errors any operation may answer, whatever its access and arguments. */
 const SHARED_ERRORS = [400, 429, 500, 503];
@@ -54,21 +42,31 @@ export function completeOpenApi(generated: Json, schema: GraphQLSchema): Json {
     bearerAuth: { type: "http", scheme: "bearer", bearerFormat: "JWT" },
     refreshCookie: { type: "apiKey", in: "cookie", name: "refreshToken" },
   };
-  components.schemas = { ...components.schemas, ...errorSchemas() };
+  doc.tags = orderedTags();
+  // The root types are what Sofa derives the paths from, never a body or an answer.
+  const schemas = { ...(components.schemas as Record<string, Json> | undefined) };
+  delete schemas.Query;
+  delete schemas.Mutation;
+  markNullable(schemas, schema);
+  components.schemas = { ...schemas, ...errorSchemas() };
 
   for (const route of REST_ROUTES) {
     const openApiPath = route.path.replace(/:(\w+)/g, "{$1}");
     const operation = doc.paths[openApiPath]?.[route.method.toLowerCase()];
     if (!operation) throw new Error(`OpenAPI document lacks ${route.method} ${openApiPath}`);
-    describeOperation(operation, route);
+    describeOperation(operation, route, schema);
     markDefaults(operation, route, schema);
+    addBodyExample(operation, schemas, route.example);
   }
   describeMemberExport(doc.paths);
-  return doc;
+  return moveRefSiblings(doc) as Json;
 }
 
-function describeOperation(operation: Json, route: RestRoute): void {
-  const access = accessOf(fieldOf(route).field);
+function describeOperation(operation: Json, route: RestRoute, schema: GraphQLSchema): void {
+  const { kind, field } = fieldOf(route);
+  const access = accessOf(field);
+  const root = kind === "Query" ? schema.getQueryType() : schema.getMutationType();
+  operation.summary = summaryOf(root?.getFields()[field], field, route.summary);
   const responses = (operation.responses ?? {}) as Record<string, Json>;
   if (route.status === 204) responses["204"] = { description: "Done; no body" };
   else {
@@ -84,7 +82,8 @@ function describeOperation(operation: Json, route: RestRoute): void {
     operation.description =
       `${Array.isArray(access) ? `Roles: ${access.join(", ")}.` : "Any signed-in caller."} ${typeof operation.description === "string" ? operation.description : ""}`.trim();
   } else {
-    operation.security = [];
+    // An optional bearer (`{}` or the token): a token changes what the call may do.
+    operation.security = route.optionalBearer ? [{}, { bearerAuth: [] }] : [];
   }
   if (route.refreshCookie === "rotates") operation.security = [{ refreshCookie: [] }];
   if (route.refreshCookie) describeCookie(responses[String(route.status)], route.refreshCookie);
@@ -94,22 +93,10 @@ function describeOperation(operation: Json, route: RestRoute): void {
     errors.add(413);
     errors.add(415);
   }
-  Object.assign(responses, errorResponses(errors));
+  for (const code of route.errorCodes ?? []) errors.add(statusOfCode(code));
+  Object.assign(responses, errorResponses(errors, route.errorCodes));
   operation.responses = responses;
   operation.operationId = fieldOf(route).field;
-}
-
-/** The error envelope (400: with the field problems) under each status, in order. */
-function errorResponses(statuses: Iterable<number>): Record<string, Json> {
-  const responses: Record<string, Json> = {};
-  for (const status of [...statuses].sort()) {
-    const schema = status === 400 ? "ValidationErrorResponse" : "ErrorResponse";
-    responses[String(status)] = {
-      description: REASONS[status] ?? "Error",
-      content: { "application/json": { schema: { $ref: `#/components/schemas/${schema}` } } },
-    };
-  }
-  return responses;
 }
 
 /**
@@ -132,6 +119,7 @@ function describeMemberExport(paths: Record<string, Record<string, Json>>): void
   paths[MEMBER_EXPORT_PATH] = {
     get: {
       operationId: "exportMembersCsv",
+      summary: "Member records as one CSV download",
       description:
         `Roles: ${MEMBER_EXPORT_ROLES.join(", ")}. Every record GET /members selects with the ` +
         "same filters (all pages, newest first) as one CSV download, streamed as it is read; " +
@@ -199,6 +187,17 @@ function markDefaults(operation: Json, route: RestRoute, schema: GraphQLSchema):
   if (body?.required) body.required = body.required.filter((name) => !defaults.has(name));
 }
 
+/** An example body for every body route, so "Try it out" starts from something that works. */
+function addBodyExample(
+  operation: Json,
+  components: Record<string, Json>,
+  own: Json | undefined,
+): void {
+  const media = (operation.requestBody as { content?: Record<string, Json> } | undefined)
+    ?.content?.["application/json"];
+  if (media) media.example = own ?? exampleOf(media.schema as Json, components);
+}
+
 function bodySchemaOf(operation: Json): { properties?: Json; required?: string[] } | undefined {
   const body = operation.requestBody as
     | { content?: Record<string, { schema?: { properties?: Json; required?: string[] } }> }
@@ -224,37 +223,4 @@ function placeBodyArguments(operation: Json, route: RestRoute): void {
     if (schema?.required) schema.required = schema.required.filter((field) => field !== name);
   }
   if (schema && Object.keys(schema.properties ?? {}).length === 0) delete operation.requestBody;
-}
-
-function errorSchemas(): Json {
-  return {
-    ErrorResponse: {
-      type: "object",
-      required: ["code", "message"],
-      properties: {
-        code: { type: "string", example: "NOT_FOUND" },
-        message: { type: "string" },
-        error: { description: "Debug detail, outside production only" },
-      },
-    },
-    ValidationErrorResponse: {
-      type: "object",
-      required: ["code", "message"],
-      properties: {
-        code: { type: "string", example: "VALIDATION_ERROR" },
-        message: { type: "string" },
-        errors: {
-          type: "array",
-          items: {
-            type: "object",
-            required: ["path", "message"],
-            properties: {
-              path: { type: "string", example: "sections.1.type" },
-              message: { type: "string" },
-            },
-          },
-        },
-      },
-    },
-  };
 }

@@ -1,3 +1,7 @@
+import type { ErrorCode } from "../../errors/app-errors";
+
+// A table of one row per REST route: it grows with the API, past the usual file length.
+
 export const API_BASE = "/api/v1";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -18,6 +22,14 @@ export interface RestRoute {
   queryArguments?: string[];
   /** Top-level response fields left out when null ("no accessToken" rather than `null`). */
   omitWhenNull?: string[];
+  /** OpenAPI summary; without it, the first sentence of the GraphQL field's description. */
+  summary?: string;
+  /** Codes beyond each status's usual one (401 UNAUTHENTICATED…), each with its example. */
+  errorCodes?: ErrorCode[];
+  /** The request body's example in OpenAPI, where the one made from the schema would not do. */
+  example?: Record<string, unknown>;
+  /** A public route where a bearer token, when sent, lets the caller do more (register). */
+  optionalBearer?: boolean;
   /** What the route does with the refreshToken cookie (documented in OpenAPI). */
   refreshCookie?: "sets" | "rotates" | "clears";
 }
@@ -38,6 +50,7 @@ export const REST_ROUTES: RestRoute[] = [
     tag: "Auth",
     errors: [401, 403, 409],
     omitWhenNull: AUTH_RESULT_OPTIONALS,
+    optionalBearer: true,
   },
   {
     operation: "Mutation.login",
@@ -48,6 +61,7 @@ export const REST_ROUTES: RestRoute[] = [
     tag: "Auth",
     errors: [401],
     omitWhenNull: AUTH_RESULT_OPTIONALS,
+    errorCodes: ["INVALID_CREDENTIALS"],
   },
   {
     operation: "Mutation.logout",
@@ -80,6 +94,7 @@ export const REST_ROUTES: RestRoute[] = [
     status: 200,
     tag: "Auth",
     queryArguments: ["token"],
+    errorCodes: ["INVALID_TOKEN"],
   },
   {
     operation: "Mutation.verifyEmail",
@@ -87,6 +102,7 @@ export const REST_ROUTES: RestRoute[] = [
     path: "/auth/verify-email",
     status: 200,
     tag: "Auth",
+    errorCodes: ["INVALID_TOKEN"],
   },
   {
     operation: "Mutation.resendEmailVerification",
@@ -110,6 +126,7 @@ export const REST_ROUTES: RestRoute[] = [
     status: 200,
     tag: "Auth",
     errors: [409],
+    errorCodes: ["INVALID_TOKEN", "REAUTHENTICATION_REQUIRED"],
   },
   {
     operation: "Mutation.verifyMfa",
@@ -120,6 +137,7 @@ export const REST_ROUTES: RestRoute[] = [
     tag: "Auth",
     errors: [401],
     omitWhenNull: AUTH_RESULT_OPTIONALS,
+    errorCodes: ["INVALID_CREDENTIALS", "INVALID_TOKEN"],
   },
   {
     operation: "Mutation.disableMfa",
@@ -128,6 +146,7 @@ export const REST_ROUTES: RestRoute[] = [
     status: 200,
     tag: "Auth",
     errors: [409],
+    errorCodes: ["INVALID_TOKEN", "REAUTHENTICATION_REQUIRED"],
   },
   {
     operation: "Mutation.reauthenticate",
@@ -135,6 +154,7 @@ export const REST_ROUTES: RestRoute[] = [
     path: "/auth/reauthenticate",
     status: 200,
     tag: "Auth",
+    errorCodes: ["INVALID_CREDENTIALS"],
   },
   {
     operation: "Mutation.changePassword",
@@ -143,6 +163,7 @@ export const REST_ROUTES: RestRoute[] = [
     status: 200,
     tag: "Auth",
     errors: [409],
+    errorCodes: ["INVALID_CREDENTIALS"],
   },
   { operation: "Query.sessions", method: "GET", path: "/auth/sessions", status: 200, tag: "Auth" },
   {
@@ -167,6 +188,7 @@ export const REST_ROUTES: RestRoute[] = [
     status: 200,
     tag: "Users",
     errors: [409],
+    errorCodes: ["REAUTHENTICATION_REQUIRED"],
   },
   {
     operation: "Mutation.deleteCurrentUser",
@@ -175,6 +197,7 @@ export const REST_ROUTES: RestRoute[] = [
     status: 204,
     tag: "Users",
     errors: [409],
+    errorCodes: ["REAUTHENTICATION_REQUIRED"],
   },
   {
     operation: "Query.currentUserExport",
@@ -207,6 +230,7 @@ export const REST_ROUTES: RestRoute[] = [
     status: 201,
     tag: "Members",
     errors: [403, 409],
+    errorCodes: ["EMAIL_NOT_VERIFIED"],
   },
   { operation: "Query.members", method: "GET", path: "/members", status: 200, tag: "Members" },
   {
@@ -283,6 +307,12 @@ export const REST_ROUTES: RestRoute[] = [
     status: 201,
     tag: "Office titles",
     errors: [409],
+    example: {
+      name: "City Chaplain of Cebu City",
+      level: "CITY_CHAPLAIN",
+      description: "Leads the chaplains of Cebu City",
+      maxSlots: 1,
+    },
   },
   {
     operation: "Mutation.updateOffice",
@@ -291,6 +321,8 @@ export const REST_ROUTES: RestRoute[] = [
     status: 200,
     tag: "Office titles",
     errors: [409],
+    summary: "Update an office title",
+    example: { description: "Leads the chaplains of Cebu City and its barangays", maxSlots: 2 },
   },
   {
     operation: "Mutation.deleteOffice",
@@ -352,6 +384,8 @@ export const REST_ROUTES: RestRoute[] = [
     status: 200,
     tag: "Branch services",
     errors: [409],
+    summary: "Update a branch of service",
+    example: { description: "Chaplaincy service to the soldiers and families of the Army" },
   },
   {
     operation: "Mutation.deleteBranchService",

@@ -1,0 +1,126 @@
+import { expressMiddleware } from "@as-integrations/express5";
+import cors from "cors";
+import express, { type Express, type Request } from "express";
+import helmet from "helmet";
+import { randomUUID } from "node:crypto";
+import pinoHttp from "pino-http";
+import type { GraphQLSchema } from "graphql";
+import type { Logger } from "pino";
+import { NotFoundError } from "../errors/app-errors";
+import { assertAccess } from "../graphql/access";
+import { CompiledExecution } from "../graphql/compiled-execution";
+import { createGraphqlServer } from "../graphql/graphql-server";
+import { errorResponder } from "../http/app";
+import { graphiqlAssets, graphiqlPage, swaggerUi } from "../http/explorers";
+import { serviceRoot } from "../http/operations";
+import { MEMBER_EXPORT_PATH, MEMBER_EXPORT_ROLES } from "../http/rest/member-export";
+import { createRestApi } from "../http/rest/rest-api";
+import { API_BASE } from "../http/rest/rest-routes";
+import { CSV_HEADER } from "../modules/members/member-csv";
+import { mockContextBuilder } from "./mock-context";
+import { mockSchema } from "./mock-schema";
+
+const BODY_LIMIT_BYTES = 1024 * 1024;
+const startedAt = Date.now();
+
+export interface MockApp {
+  app: Express;
+  openApi: Record<string, unknown>;
+  stop: () => Promise<void>;
+}
+
+/**
+ * The service's HTTP surface over mocked data and no database: the same Sofa route table and
+ * argument checks under /api/v1, the same /graphql server, both explorers and the same error
+ * envelope. For building a client before the service is deployed.
+ */
+export async function createMockApp(
+  schema: GraphQLSchema,
+  log: Logger,
+  seed?: string,
+): Promise<MockApp> {
+  const mocked = mockSchema(schema, seed);
+  const buildContext = mockContextBuilder(log);
+  const execution = new CompiledExecution(mocked);
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("etag", false);
+  app.use(
+    pinoHttp({
+      logger: log,
+      genReqId: (_req, res) => withRequestId(res),
+      serializers: {
+        req: (req: { id: unknown; method: string; url: string }) => ({
+          id: req.id,
+          method: req.method,
+          url: req.url.split("?")[0],
+        }),
+        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      },
+    }),
+  );
+  app.use(helmet({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } }));
+  // A client under development runs on some other origin: the mock lets any call it.
+  app.use(
+    cors({ origin: true, credentials: true, exposedHeaders: ["x-request-id", "retry-after"] }),
+  );
+
+  const rest = createRestApi({
+    schema: mocked,
+    execution,
+    buildContext,
+    exposeErrorDetail: true,
+    bodyLimitBytes: BODY_LIMIT_BYTES,
+  });
+  const api = express.Router();
+  api.get("/", (_req, res) => {
+    res.json({
+      name: "Chaplaincy membership API (mock)",
+      version: "1.0.0",
+      graphql: "/graphql",
+      docs: `${API_BASE}/docs`,
+    });
+  });
+  api.get("/health", (_req, res) => {
+    res.json({
+      status: "ok",
+      db: "up",
+      uptime: Math.round((Date.now() - startedAt) / 1000),
+      mock: true,
+    });
+  });
+  api.use("/docs", swaggerUi(`${API_BASE}/openapi.json`));
+  api.get(MEMBER_EXPORT_PATH, async (req: Request, res) => {
+    assertAccess(await buildContext(req, res), MEMBER_EXPORT_ROLES);
+    res.type("text/csv").attachment("members.csv").send(CSV_HEADER);
+  });
+  api.use(rest.router);
+  app.use(API_BASE, api);
+  app.get("/", serviceRoot);
+
+  const graphql = createGraphqlServer({
+    schema: mocked,
+    execution,
+    introspection: true,
+    exposeErrorDetail: true,
+  });
+  await graphql.start();
+  app.use("/graphql/assets", graphiqlAssets());
+  app.use(
+    "/graphql",
+    graphiqlPage,
+    express.json({ limit: BODY_LIMIT_BYTES }),
+    expressMiddleware(graphql, { context: ({ req, res }) => buildContext(req, res) }),
+  );
+  app.use((req: Request) => {
+    throw new NotFoundError(`No route ${req.method} ${req.path}`);
+  });
+  app.use(errorResponder(true));
+  return { app, openApi: rest.openApi, stop: () => graphql.stop() };
+}
+
+function withRequestId(res: express.Response | import("node:http").ServerResponse): string {
+  const id = randomUUID();
+  res.setHeader("x-request-id", id);
+  return id;
+}

@@ -1,0 +1,176 @@
+import { addMocksToSchema } from "@graphql-tools/mock";
+import {
+  getNamedType,
+  getNullableType,
+  isEnumType,
+  isLeafType,
+  type GraphQLField,
+  type GraphQLObjectType,
+  type GraphQLSchema,
+} from "graphql";
+import { accessOf, assertAccess } from "../graphql/access";
+import type { RequestContext } from "../graphql/context";
+import { NotFoundError } from "../errors/app-errors";
+import { REST_ROUTES } from "../http/rest/rest-routes";
+import { recordOf } from "./mock-records";
+import { argumentValidator } from "./mock-validation";
+import { scalarValue } from "./mock-values";
+import { personaOf } from "./persona";
+import { seeded } from "./random";
+
+/** How many records every mocked list holds, so paging has pages to turn. */
+export const MOCK_TOTAL = 23;
+/** A well-formed id the mock answers 404 for, so a client can try its not-found path. */
+export const MOCK_MISSING_ID = "00000000-0000-0000-0000-000000000000";
+
+type Args = Record<string, unknown>;
+
+/**
+ * The application's schema with every root field answered from made-up records: the types,
+ * arguments, descriptions and role marks stay the application's own (Sofa's route table and
+ * the explorers read them), only what the fields return is mocked.
+ */
+export function mockSchema(schema: GraphQLSchema, seed = "chaplaincy"): GraphQLSchema {
+  const resolvers: Record<string, Record<string, unknown>> = {};
+  for (const root of [schema.getQueryType(), schema.getMutationType()]) {
+    if (!root) continue;
+    resolvers[root.name] = Object.fromEntries(
+      Object.values(root.getFields()).map((field) => [field.name, rootResolver(field, seed)]),
+    );
+  }
+  return addMocksToSchema({
+    schema,
+    // Whatever a resolver leaves out is still made up the same way each time.
+    mockGenerationBehavior: "deterministic",
+    mocks: fallbackMocks(seed),
+    resolvers,
+  });
+}
+
+function rootResolver(field: GraphQLField<unknown, unknown>, seed: string) {
+  const type = getNamedType(field.type) as GraphQLObjectType;
+  const access = accessOf(field.name);
+  const created = REST_ROUTES.some(
+    (route) => route.operation.endsWith(`.${field.name}`) && route.status === 201,
+  );
+  const validate = argumentValidator(field.name);
+  return async (_source: unknown, args: Args, context: RequestContext) => {
+    // The same gate as the service's, on /graphql too: a client meets its 401 and 403 here.
+    if (access !== "public") assertAccess(context, access === "signed-in" ? [] : access);
+    await validate(args);
+    if (Object.values(args).includes(MOCK_MISSING_ID))
+      throw new NotFoundError("No record with this id");
+    // One record per id (or per email, for sign-in), whichever request asks for it.
+    const named = [args.id, args.userId, args.email].find((value) => typeof value === "string");
+    const key = typeof named === "string" ? named : field.name;
+    const answer = recordOf(type, { seed, index: 0, key });
+    answer.code = created ? "CREATED" : "OK";
+    answer.message = messageOf(field);
+    const fields = type.getFields();
+    if (fields.pagination && fields.data) pageOf(answer, fields.data, args, seed);
+    else if (fields.offset && fields.users) offsetPageOf(answer, fields.users, args, seed);
+    for (const name of ["data", "user"]) {
+      const record = answer[name];
+      if (record && typeof record === "object" && !Array.isArray(record) && fields[name])
+        echoArguments(record as Args, getNamedType(fields[name].type) as GraphQLObjectType, args);
+    }
+    return answer;
+  };
+}
+
+/** `{data, pagination}` for the page asked for, out of MOCK_TOTAL records. */
+function pageOf(
+  answer: Args,
+  dataField: GraphQLField<unknown, unknown>,
+  args: Args,
+  seed: string,
+): void {
+  const page = Number(args.page ?? 1);
+  const limit = Number(args.limit ?? 10);
+  answer.data = slice(dataField, (page - 1) * limit, limit, args, seed);
+  const totalPages = Math.ceil(MOCK_TOTAL / limit);
+  answer.pagination = {
+    currentPage: page,
+    totalPages,
+    totalCount: MOCK_TOTAL,
+    limit,
+    hasNextPage: page < totalPages,
+    hasPreviousPage: page > 1,
+  };
+}
+
+/** GET /users: offset paging with its own envelope. */
+function offsetPageOf(
+  answer: Args,
+  listField: GraphQLField<unknown, unknown>,
+  args: Args,
+  seed: string,
+): void {
+  const limit = Number(args.limit ?? 10);
+  const offset = Number(args.offset ?? 0);
+  answer.users = slice(listField, offset, limit, args, seed);
+  Object.assign(answer, {
+    total: MOCK_TOTAL,
+    limit,
+    offset,
+    totalPages: Math.ceil(MOCK_TOTAL / limit),
+    currentPage: Math.floor(offset / limit) + 1,
+    hasMore: offset + limit < MOCK_TOTAL,
+  });
+}
+
+function slice(
+  listField: GraphQLField<unknown, unknown>,
+  from: number,
+  limit: number,
+  args: Args,
+  seed: string,
+) {
+  const type = getNamedType(listField.type) as GraphQLObjectType;
+  const count = Math.max(0, Math.min(limit, MOCK_TOTAL - from));
+  return Array.from({ length: count }, (_, i) => {
+    const record = recordOf(type, { seed, index: from + i, key: String(from + i) });
+    // A filter on an enum field (status: APPROVED) is honoured, so a filtered list looks filtered.
+    for (const [name, value] of Object.entries(args)) {
+      const field = type.getFields()[name];
+      if (field && isEnumType(getNamedType(field.type)) && typeof value === "string")
+        record[name] = value;
+    }
+    return record;
+  });
+}
+
+/** What the caller sent (a title, a status, an email) comes back in the record, as it would. */
+function echoArguments(record: Args, type: GraphQLObjectType, args: Args): void {
+  for (const [name, value] of Object.entries(args)) {
+    const field = type.getFields()[name];
+    if (!field || value === undefined || !isLeafType(getNullableType(field.type))) continue;
+    record[name] = value;
+  }
+  if (typeof args.id === "string" && type.getFields().id) record.id = args.id;
+  if (typeof args.userId === "string" && type.getFields().id) record.id = args.userId;
+}
+
+function messageOf(field: GraphQLField<unknown, unknown>): string {
+  const sentence = field.description?.split(/(?<=\.)\s/)[0]?.replace(/\.$/, "");
+  return sentence ? `${sentence} (mock)` : "OK (mock)";
+}
+
+/** For anything a root resolver's record does not reach (never, with the records above). */
+function fallbackMocks(seed: string) {
+  const random = seeded(seed, "fallback");
+  const persona = personaOf(random);
+  const value = (scalar: string) => () =>
+    scalarValue(scalar, { typeName: "", fieldName: "", persona, random, index: 0 });
+  return {
+    String: value("String"),
+    Int: value("Int"),
+    Float: value("Float"),
+    Boolean: value("Boolean"),
+    ID: () => random.uuid(),
+    UUID: () => random.uuid(),
+    DateTimeISO: value("DateTimeISO"),
+    EmailAddress: value("EmailAddress"),
+    URL: value("URL"),
+  };
+}
