@@ -20,6 +20,8 @@ import { createContextBuilder } from "../graphql/context";
 import { createGraphqlServer } from "../graphql/graphql-server";
 import type { Services } from "../services";
 import { graphiqlAssets, graphiqlPage, swaggerUi } from "./explorers";
+import { requireJsonContentType } from "./json-body";
+import { noStore } from "./no-store";
 import { operationsRoutes } from "./operations";
 import { memberExportRoute } from "./rest/member-export";
 import { createRestApi } from "./rest/rest-api";
@@ -74,6 +76,7 @@ export async function createApp(
   app.use(
     "/graphql",
     graphiqlPage,
+    requireJsonContentType,
     express.json({ limit: config.bodyLimitBytes }),
     expressMiddleware(graphql, { context: ({ req, res }) => buildContext(req, res) }),
   );
@@ -103,6 +106,7 @@ export function useRequestShell(
   app.set("trust proxy", config.trustProxy);
   app.use(requestLogging(log));
   app.use(helmet());
+  app.use(noStore);
   // Browsers may call from the configured origins only; without CORS_ORIGINS, same-origin only.
   app.use(
     cors({
