@@ -5,6 +5,7 @@ import { createAuditLogModel } from "./modules/audit/audit-log.model";
 import { DataExportService } from "./modules/privacy/data-export.service";
 import { AuditLogRepository } from "./modules/audit/audit-log.repository";
 import { AuditLogService } from "./modules/audit/audit-log.service";
+import { BackgroundTasks } from "./background-tasks";
 import { resolveFieldCipher } from "./db/field-cipher";
 import type { Logger } from "./logger";
 import { Mailer } from "./mail/mailer";
@@ -80,7 +81,13 @@ export function createServices(
     config.refreshTokenTtlSeconds,
     log,
   );
-  const emailVerification = new EmailVerificationService(userRepository, mailer, config.appUrl);
+  const background = new BackgroundTasks(log);
+  const emailVerification = new EmailVerificationService(
+    userRepository,
+    mailer,
+    config.appUrl,
+    background,
+  );
   const mfa = new MfaService(userRepository, hasher, rateLimits);
   const branchRepository = new BranchServiceRepository(models.branchServices);
   const branchServices = new BranchServiceService(branchRepository, (branchId) =>
@@ -154,6 +161,7 @@ export function createServices(
       hasher,
       mailer,
       config.appUrl,
+      background,
     ),
     members,
     users,
@@ -169,11 +177,13 @@ export function createServices(
     audit,
     dataExport: new DataExportService(users, sessions, members, officeHolders, audit),
     officeHolders,
+    background,
     /**
-     * Lets queued mail go out, releases Redis and the hashing threads; the connection belongs
-     * to the caller.
+     * Finishes background work, lets queued mail go out, releases Redis and the hashing
+     * threads; the connection belongs to the caller.
      */
     close: async () => {
+      await background.drain();
       await Promise.all([mailer.close(), rateLimits.close(), hasher.close()]);
     },
   };
