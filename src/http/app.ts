@@ -8,8 +8,6 @@ import express, {
 } from "express";
 import cors from "cors";
 import helmet from "helmet";
-import { randomUUID } from "node:crypto";
-import pinoHttp from "pino-http";
 import type { GraphQLSchema } from "graphql";
 import type { Logger } from "pino";
 import type { Config } from "../config";
@@ -22,6 +20,7 @@ import type { Services } from "../services";
 import { graphiqlAssets, graphiqlPage, swaggerUi } from "./explorers";
 import { requireJsonContentType } from "./json-body";
 import { noStore } from "./no-store";
+import { requestLogging } from "./request-logging";
 import { operationsRoutes } from "./operations";
 import { memberExportRoute } from "./rest/member-export";
 import { createRestApi } from "./rest/rest-api";
@@ -116,27 +115,6 @@ export function useRequestShell(
     }),
   );
   app.use(requestRateLimit(services));
-}
-
-function requestLogging(log: Logger) {
-  return pinoHttp({
-    logger: log,
-    genReqId: (req, res) => {
-      const incoming = req.headers["x-request-id"];
-      const id =
-        typeof incoming === "string" && /^[\w.-]{1,64}$/.test(incoming) ? incoming : randomUUID();
-      res.setHeader("x-request-id", id);
-      return id;
-    },
-    customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? "error" : "info"),
-    serializers: {
-      req: (req: { id: unknown; method: string; url: string }) => ({
-        id: req.id,
-        method: req.method,
-        url: req.url.split("?")[0],
-      }),
-    },
-  });
 }
 
 /**
