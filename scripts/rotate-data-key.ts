@@ -1,5 +1,6 @@
 /**
- * Re-seals every SSS and TIN number under the current DATA_KEY: `npm run data-key:rotate`.
+ * Re-seals every SSS and TIN number and every TOTP secret under the current DATA_KEY:
+ * `npm run data-key:rotate`.
  * Rotation: put the old key into DATA_KEYS_PREVIOUS and the new one into DATA_KEY, restart the
  * service (it reads both), run this, then drop the old key from DATA_KEYS_PREVIOUS. Values
  * stored before encryption existed are sealed by the same pass.
@@ -13,9 +14,27 @@ import {
   SEALED_FIELDS,
   type MemberRecord,
 } from "../src/modules/members/member.model";
+import {
+  createUserModel,
+  MFA_SECRET_FIELD,
+  type UserRecord,
+} from "../src/modules/users/user.model";
 import { runWhenMain, withDatabase } from "./script-runner";
 
+/** Member and user records examined, and how many of them needed a new seal. */
 export async function rotateDataKey(
+  connection: Connection,
+  cipher: FieldCipher,
+): Promise<{ examined: number; resealed: number }> {
+  const members = await resealMembers(connection, cipher);
+  const users = await resealTotpSecrets(connection, cipher);
+  return {
+    examined: members.examined + users.examined,
+    resealed: members.resealed + users.resealed,
+  };
+}
+
+async function resealMembers(
   connection: Connection,
   cipher: FieldCipher,
 ): Promise<{ examined: number; resealed: number }> {
@@ -45,12 +64,46 @@ export async function rotateDataKey(
   return { examined, resealed };
 }
 
+/** Pending and active TOTP secrets are sealed under one name (MFA_SECRET_FIELD). */
+async function resealTotpSecrets(
+  connection: Connection,
+  cipher: FieldCipher,
+): Promise<{ examined: number; resealed: number }> {
+  const users = createUserModel(connection);
+  const fields = ["mfaSecret", "mfaPendingSecret"] as const;
+  let examined = 0;
+  let resealed = 0;
+  const cursor = users
+    .find({}, { mfaSecret: 1, mfaPendingSecret: 1 })
+    .sort({ _id: 1 })
+    .lean<Pick<UserRecord, "_id" | (typeof fields)[number]>[]>()
+    .cursor();
+  for await (const record of cursor) {
+    examined += 1;
+    const changes: Record<string, string> = {};
+    for (const field of fields) {
+      const stored = record[field];
+      if (stored !== null && stored !== undefined && !cipher.isCurrent(stored)) {
+        changes[field] = cipher.seal(cipher.open(stored, MFA_SECRET_FIELD), MFA_SECRET_FIELD);
+      }
+    }
+    if (Object.keys(changes).length === 0) continue;
+    // The value read is the precondition: an MFA change meanwhile keeps its own new seal.
+    const unchanged = Object.fromEntries(fields.map((field) => [field, record[field] ?? null]));
+    await users.updateOne({ _id: record._id, ...unchanged }, { $set: changes });
+    resealed += 1;
+  }
+  return { examined, resealed };
+}
+
 async function main(): Promise<void> {
   const config = loadConfig();
   const { examined, resealed } = await withDatabase(config, (connection) =>
     rotateDataKey(connection, resolveFieldCipher(config, config.dataDir)),
   );
-  console.log(`re-sealed ${resealed} of ${examined} member records under the current DATA_KEY`);
+  console.log(
+    `re-sealed ${resealed} of ${examined} member and user records under the current DATA_KEY`,
+  );
 }
 
 runWhenMain(module, main);

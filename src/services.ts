@@ -35,7 +35,7 @@ import { OfficeRepository } from "./modules/offices/office.repository";
 import { createOfficeModel } from "./modules/offices/office.model";
 import { OfficeService } from "./modules/offices/office.service";
 import { MemberService } from "./modules/members/member.service";
-import { createUserModel } from "./modules/users/user.model";
+import { createUserModel, MFA_SECRET_FIELD } from "./modules/users/user.model";
 import { UserRepository } from "./modules/users/user.repository";
 import { UsersService } from "./modules/users/users.service";
 import { RateLimits } from "./rate-limits/rate-limits";
@@ -88,7 +88,7 @@ export function createServices(
     config.appUrl,
     background,
   );
-  const mfa = new MfaService(userRepository, hasher, rateLimits);
+  const mfa = new MfaService(userRepository, hasher, rateLimits, cipher);
   const branchRepository = new BranchServiceRepository(models.branchServices);
   const branchServices = new BranchServiceService(branchRepository, (branchId) =>
     members.isBranchInUse(branchId),
@@ -171,6 +171,11 @@ export function createServices(
       officeSlotMigration(holderRepository, officeRepository, members),
       { name: "office search text", run: () => officeRepository.backfillSearchText() },
       { name: "branch search text", run: () => branchRepository.backfillSearchText() },
+      {
+        name: "TOTP secrets sealed",
+        run: () =>
+          userRepository.sealClearMfaSecrets((clear) => cipher.seal(clear, MFA_SECRET_FIELD)),
+      },
     ] satisfies MigrationStep[],
     branchServices,
     offices: new OfficeService(officeRepository, holderRepository, officeSlots),

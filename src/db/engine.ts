@@ -6,6 +6,7 @@ import { MongoClient } from "mongodb";
 import { ProcessSupervisor, type EngineLog } from "./engine-supervisor";
 import { findExecutable } from "./executables";
 import { findFerretdb, installFerretdb } from "./ferretdb-install";
+import { ensurePrivateDir } from "./secret-file";
 
 export { engineLogTo, type EngineLog } from "./engine-supervisor";
 
@@ -115,13 +116,17 @@ async function startProcessEngine(
     name: kind,
     spawn: () => {
       const { command, args, env } = argsFor(port, debugPort);
-      const out = fs.openSync(logFile, "a");
+      const out = fs.openSync(logFile, "a", 0o600);
+      // The engine creates its data files with the umask it inherits: owner-only, like the
+      // directory. spawn forks synchronously, so only the child sees this umask.
+      const umask = process.umask(0o077);
       try {
         return spawn(command, args, {
           stdio: ["ignore", out, out],
           env: { ...process.env, ...env },
         });
       } finally {
+        process.umask(umask);
         fs.closeSync(out);
       }
     },
@@ -162,6 +167,7 @@ async function startProcessEngine(
 
 async function startMemoryServer(options: EngineOptions): Promise<Engine> {
   options.log("no mongod, FerretDB or Go found: falling back to mongodb-memory-server");
+  ensurePrivateDir(options.dataDir);
   const { MongoMemoryServer } = await import("mongodb-memory-server-core");
   const server = await MongoMemoryServer.create({
     instance: {
@@ -215,7 +221,7 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** The data directory and the engine's folders in it are private to the service's user. */
 function ensureDir(dir: string): string {
-  fs.mkdirSync(dir, { recursive: true });
-  return dir;
+  return ensurePrivateDir(dir);
 }

@@ -22,8 +22,9 @@ export interface UserRecord {
   resetTokenHash: string | null;
   resetExpiresAt: Date | null;
   mfaEnabled: boolean;
+  /** The TOTP secret, sealed (src/db/field-cipher.ts, field name MFA_SECRET_FIELD). */
   mfaSecret: string | null;
-  /** Set by MFA setup, promoted to mfaSecret once a code from it is confirmed. */
+  /** Set by MFA setup, sealed likewise, promoted to mfaSecret once a code from it is confirmed. */
   mfaPendingSecret: string | null;
   /** The last TOTP time step accepted, so a code cannot be replayed. */
   mfaLastStep: number | null;
@@ -61,6 +62,12 @@ userSchema.index({ verificationCodeHash: 1, verificationExpiresAt: 1 });
 userSchema.index({ resetTokenHash: 1, resetExpiresAt: 1 });
 // Whether an administrator remains who is not being erased, and how many accounts are.
 userSchema.index({ deletingSince: 1, role: 1 });
+// The migration that seals TOTP secrets an earlier version stored in clear finds them by range.
+userSchema.index({ mfaSecret: 1 });
+userSchema.index({ mfaPendingSecret: 1 });
+
+/** The name a TOTP secret is sealed under, pending or active alike (enable moves it as is). */
+export const MFA_SECRET_FIELD = "mfaSecret";
 
 export type UserModel = Model<UserRecord>;
 
