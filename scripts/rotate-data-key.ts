@@ -16,6 +16,7 @@ import {
 } from "../src/modules/members/member.model";
 import {
   createUserModel,
+  FORMER_EMAILS_FIELD,
   MFA_SECRET_FIELD,
   type UserRecord,
 } from "../src/modules/users/user.model";
@@ -27,7 +28,7 @@ export async function rotateDataKey(
   cipher: FieldCipher,
 ): Promise<{ examined: number; resealed: number }> {
   const members = await resealMembers(connection, cipher);
-  const users = await resealTotpSecrets(connection, cipher);
+  const users = await resealUserFields(connection, cipher);
   return {
     examined: members.examined + users.examined,
     resealed: members.resealed + users.resealed,
@@ -64,8 +65,11 @@ async function resealMembers(
   return { examined, resealed };
 }
 
-/** Pending and active TOTP secrets are sealed under one name (MFA_SECRET_FIELD). */
-async function resealTotpSecrets(
+/**
+ * Pending and active TOTP secrets (sealed under one name, MFA_SECRET_FIELD) and the earlier
+ * addresses kept for erasure.
+ */
+async function resealUserFields(
   connection: Connection,
   cipher: FieldCipher,
 ): Promise<{ examined: number; resealed: number }> {
@@ -74,22 +78,32 @@ async function resealTotpSecrets(
   let examined = 0;
   let resealed = 0;
   const cursor = users
-    .find({}, { mfaSecret: 1, mfaPendingSecret: 1 })
+    .find({}, { mfaSecret: 1, mfaPendingSecret: 1, formerEmails: 1 })
     .sort({ _id: 1 })
-    .lean<Pick<UserRecord, "_id" | (typeof fields)[number]>[]>()
+    .lean<Pick<UserRecord, "_id" | (typeof fields)[number] | "formerEmails">[]>()
     .cursor();
   for await (const record of cursor) {
     examined += 1;
-    const changes: Record<string, string> = {};
+    const changes: Record<string, string | string[]> = {};
     for (const field of fields) {
       const stored = record[field];
       if (stored !== null && stored !== undefined && !cipher.isCurrent(stored)) {
         changes[field] = cipher.seal(cipher.open(stored, MFA_SECRET_FIELD), MFA_SECRET_FIELD);
       }
     }
+    const former = record.formerEmails ?? [];
+    if (former.some((stored) => !cipher.isCurrent(stored))) {
+      changes.formerEmails = former.map((stored) =>
+        cipher.seal(cipher.open(stored, FORMER_EMAILS_FIELD), FORMER_EMAILS_FIELD),
+      );
+    }
     if (Object.keys(changes).length === 0) continue;
-    // The value read is the precondition: an MFA change meanwhile keeps its own new seal.
-    const unchanged = Object.fromEntries(fields.map((field) => [field, record[field] ?? null]));
+    // The values read are the precondition: an MFA change or an address added meanwhile
+    // makes the write miss, and keeps its own new seal (the next run re-seals the rest).
+    const unchanged: Record<string, unknown> = Object.fromEntries(
+      fields.map((field) => [field, record[field] ?? null]),
+    );
+    if (changes.formerEmails) unchanged.formerEmails = former;
     await users.updateOne({ _id: record._id, ...unchanged }, { $set: changes });
     resealed += 1;
   }

@@ -35,7 +35,7 @@ import { OfficeRepository } from "./modules/offices/office.repository";
 import { createOfficeModel } from "./modules/offices/office.model";
 import { OfficeService } from "./modules/offices/office.service";
 import { MemberService } from "./modules/members/member.service";
-import { createUserModel, MFA_SECRET_FIELD } from "./modules/users/user.model";
+import { createUserModel, FORMER_EMAILS_FIELD, MFA_SECRET_FIELD } from "./modules/users/user.model";
 import { UserRepository } from "./modules/users/user.repository";
 import { UsersService } from "./modules/users/users.service";
 import { RateLimits } from "./rate-limits/rate-limits";
@@ -131,9 +131,24 @@ export function createServices(
       ({ id }) => officeHolders.deleteAllOfUser(id),
       ({ id }) => members.deleteAllOf(id),
       ({ id }) => sessions.deleteAllOf(id),
-      async ({ email }) => void (await mailer.forget(email)),
+      // Mail to every address the account had, not only its last (the outbox of the default).
+      async ({ id, email }) => {
+        const former = (await userRepository.findById(id, { formerEmails: 1 }))?.formerEmails;
+        const addresses = (former ?? []).map((sealed) => cipher.open(sealed, FORMER_EMAILS_FIELD));
+        for (const address of new Set([email, ...addresses])) await mailer.forget(address);
+      },
     ],
-    emailChanged: [(userId, email) => members.emailChanged(userId, email)],
+    emailChanged: [
+      (userId, email) => members.emailChanged(userId, email),
+      // Only while mail is kept here: with SMTP the service holds no mail to erase.
+      async (userId, _email, previous) => {
+        if (!mailer.keepsMessages) return;
+        await userRepository.rememberFormerEmail(
+          userId,
+          cipher.seal(previous, FORMER_EMAILS_FIELD),
+        );
+      },
+    ],
   });
   return {
     connection,

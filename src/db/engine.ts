@@ -78,6 +78,18 @@ function mongodArgs(binary: string, dataDir: string): ArgsForPort {
   });
 }
 
+/**
+ * Deleted records must not live on in the files (erasure, issue 35): secure_delete zeroes
+ * what a delete frees; a checkpoint after every commit, and a write-ahead log cut back to
+ * nothing when it restarts, keep the log from holding the records' earlier versions for
+ * long. FerretDB adds its own defaults (WAL mode, busy timeout) beside these.
+ */
+const SQLITE_PRAGMAS = [
+  "_pragma=secure_delete(1)",
+  "_pragma=wal_autocheckpoint(1)",
+  "_pragma=journal_size_limit(0)",
+].join("&");
+
 function ferretdbArgs(binary: string, dataDir: string): ArgsForPort {
   const sqliteDir = ensureDir(path.join(dataDir, "ferretdb", "sqlite"));
   const stateDir = ensureDir(path.join(dataDir, "ferretdb", "state"));
@@ -85,7 +97,7 @@ function ferretdbArgs(binary: string, dataDir: string): ArgsForPort {
     command: binary,
     args: [
       "--handler=sqlite",
-      `--sqlite-url=file:${sqliteDir}/`,
+      `--sqlite-url=file:${sqliteDir}/?${SQLITE_PRAGMAS}`,
       `--listen-addr=127.0.0.1:${port}`,
       `--state-dir=${stateDir}`,
       "--telemetry=disable",

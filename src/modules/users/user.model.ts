@@ -28,6 +28,11 @@ export interface UserRecord {
   mfaPendingSecret: string | null;
   /** The last TOTP time step accepted, so a code cannot be replayed. */
   mfaLastStep: number | null;
+  /**
+   * The account's earlier addresses, sealed (FORMER_EMAILS_FIELD), kept only while the service
+   * keeps mail itself (the outbox): erasure deletes the mail to every address the account had.
+   */
+  formerEmails?: string[];
   /** Set while an erasure is in progress (see UsersService.delete). */
   deletingSince: Date | null;
   createdAt: Date;
@@ -52,6 +57,7 @@ const userSchema = new Schema<UserRecord>(
     mfaPendingSecret: { type: String, default: null },
     mfaLastStep: { type: Number, default: null },
     deletingSince: { type: Date, default: null },
+    formerEmails: { type: [String], default: undefined },
   },
   { timestamps: true, versionKey: false },
 );
@@ -68,6 +74,8 @@ userSchema.index({ mfaPendingSecret: 1 });
 
 /** The name a TOTP secret is sealed under, pending or active alike (enable moves it as is). */
 export const MFA_SECRET_FIELD = "mfaSecret";
+/** The name an earlier address is sealed under. */
+export const FORMER_EMAILS_FIELD = "formerEmails";
 
 export type UserModel = Model<UserRecord>;
 

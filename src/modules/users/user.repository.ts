@@ -149,6 +149,11 @@ export class UserRepository {
       .lean<UserRecord>();
   }
 
+  /** Keeps an address the account no longer has (sealed by the caller), for erasure. */
+  async rememberFormerEmail(id: string, sealed: string): Promise<void> {
+    await this.users.updateOne({ _id: id }, { $push: { formerEmails: sealed } });
+  }
+
   async setPendingMfaSecret(id: string, secret: string): Promise<void> {
     await this.users.updateOne({ _id: id }, { $set: { mfaPendingSecret: secret } });
   }
