@@ -168,6 +168,12 @@ export const API_QUERIES: readonly ApiQuery[] = [
     command: "update",
     filter: { resetTokenHash: "eq", resetExpiresAt: "range" },
   },
+  ...(["mfaSecret", "mfaPendingSecret"] as const).map((field): ApiQuery => ({
+    api: `start: ${field} an earlier version stored in clear, to be sealed`,
+    collection: "users",
+    command: "find",
+    filter: { [field]: "range" },
+  })),
   {
     api: "DELETE /users/{id}: does an administrator remain",
     collection: "users",

@@ -6,6 +6,7 @@ import { createAuditLogModel } from "./modules/audit/audit-log.model";
 import { DataExportService } from "./modules/privacy/data-export.service";
 import { AuditLogRepository } from "./modules/audit/audit-log.repository";
 import { AuditLogService } from "./modules/audit/audit-log.service";
+import { BackgroundTasks } from "./background-tasks";
 import { resolveFieldCipher } from "./db/field-cipher";
 import type { Logger } from "./logger";
 import { Mailer } from "./mail/mailer";
@@ -38,7 +39,7 @@ import { OfficeRepository } from "./modules/offices/office.repository";
 import { createOfficeModel } from "./modules/offices/office.model";
 import { OfficeService } from "./modules/offices/office.service";
 import { MemberService } from "./modules/members/member.service";
-import { createUserModel } from "./modules/users/user.model";
+import { createUserModel, FORMER_EMAILS_FIELD, MFA_SECRET_FIELD } from "./modules/users/user.model";
 import { UserRepository } from "./modules/users/user.repository";
 import { UsersService } from "./modules/users/users.service";
 import { RateLimits } from "./rate-limits/rate-limits";
@@ -90,8 +91,14 @@ export function createServices(
     },
     log,
   );
-  const emailVerification = new EmailVerificationService(userRepository, mailer, config.appUrl);
-  const mfa = new MfaService(userRepository, hasher, rateLimits, sessions);
+  const background = new BackgroundTasks(log);
+  const emailVerification = new EmailVerificationService(
+    userRepository,
+    mailer,
+    config.appUrl,
+    background,
+  );
+  const mfa = new MfaService(userRepository, hasher, rateLimits, sessions, cipher);
   const branchRepository = new BranchServiceRepository(models.branchServices);
   const branchServices = new BranchServiceService(branchRepository, (branchId) =>
     members.isBranchInUse(branchId),
@@ -143,9 +150,26 @@ export function createServices(
         ({ id }) => officeHolders.deleteAllOfUser(id),
         ({ id }) => members.deleteAllOf(id),
         ({ id }) => sessions.deleteAllOf(id),
-        async ({ email }) => void (await mailer.forget(email)),
+        // Mail to every address the account had, not only its last (the outbox of the default).
+        async ({ id, email }) => {
+          const former = (await userRepository.findById(id, { formerEmails: 1 }))?.formerEmails;
+          const addresses = (former ?? []).map((sealed) =>
+            cipher.open(sealed, FORMER_EMAILS_FIELD),
+          );
+          for (const address of new Set([email, ...addresses])) await mailer.forget(address);
+        },
       ],
-      emailChanged: [(userId, email) => members.emailChanged(userId, email)],
+      emailChanged: [
+        (userId, email) => members.emailChanged(userId, email),
+        // Only while mail is kept here: with SMTP the service holds no mail to erase.
+        async (userId, _email, previous) => {
+          if (!mailer.keepsMessages) return;
+          await userRepository.rememberFormerEmail(
+            userId,
+            cipher.seal(previous, FORMER_EMAILS_FIELD),
+          );
+        },
+      ],
     },
     sessions,
     mailer,
@@ -177,6 +201,7 @@ export function createServices(
       hasher,
       mailer,
       config.appUrl,
+      background,
     ),
     members,
     users,
@@ -190,17 +215,24 @@ export function createServices(
       officeSlotMigration(holderRepository, officeRepository, members),
       { name: "office search text", run: () => officeRepository.backfillSearchText() },
       { name: "branch search text", run: () => branchRepository.backfillSearchText() },
+      {
+        name: "TOTP secrets sealed",
+        run: () =>
+          userRepository.sealClearMfaSecrets((clear) => cipher.seal(clear, MFA_SECRET_FIELD)),
+      },
     ] satisfies MigrationStep[],
     branchServices,
     offices: new OfficeService(officeRepository, holderRepository, officeSlots),
     audit,
     dataExport: new DataExportService(users, sessions, members, officeHolders, audit),
     officeHolders,
+    background,
     /**
-     * Lets queued mail go out, releases Redis and the hashing threads; the connection belongs
-     * to the caller.
+     * Finishes background work, lets queued mail go out, releases Redis and the hashing
+     * threads; the connection belongs to the caller.
      */
     close: async () => {
+      await background.drain();
       await Promise.all([mailer.close(), rateLimits.close(), hasher.close()]);
     },
   };

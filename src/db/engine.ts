@@ -6,6 +6,7 @@ import { MongoClient } from "mongodb";
 import { ProcessSupervisor, type EngineLog } from "./engine-supervisor";
 import { findExecutable } from "./executables";
 import { findFerretdb, installFerretdb } from "./ferretdb-install";
+import { ensurePrivateDir } from "./secret-file";
 
 export { engineLogTo, type EngineLog } from "./engine-supervisor";
 
@@ -77,6 +78,18 @@ function mongodArgs(binary: string, dataDir: string): ArgsForPort {
   });
 }
 
+/**
+ * Deleted records must not live on in the files (erasure, issue 35): secure_delete zeroes
+ * what a delete frees; a checkpoint after every commit, and a write-ahead log cut back to
+ * nothing when it restarts, keep the log from holding the records' earlier versions for
+ * long. FerretDB adds its own defaults (WAL mode, busy timeout) beside these.
+ */
+const SQLITE_PRAGMAS = [
+  "_pragma=secure_delete(1)",
+  "_pragma=wal_autocheckpoint(1)",
+  "_pragma=journal_size_limit(0)",
+].join("&");
+
 function ferretdbArgs(binary: string, dataDir: string): ArgsForPort {
   const sqliteDir = ensureDir(path.join(dataDir, "ferretdb", "sqlite"));
   const stateDir = ensureDir(path.join(dataDir, "ferretdb", "state"));
@@ -84,7 +97,7 @@ function ferretdbArgs(binary: string, dataDir: string): ArgsForPort {
     command: binary,
     args: [
       "--handler=sqlite",
-      `--sqlite-url=file:${sqliteDir}/`,
+      `--sqlite-url=file:${sqliteDir}/?${SQLITE_PRAGMAS}`,
       `--listen-addr=127.0.0.1:${port}`,
       `--state-dir=${stateDir}`,
       "--telemetry=disable",
@@ -116,13 +129,17 @@ async function startProcessEngine(
     name: kind,
     spawn: () => {
       const { command, args, env } = argsFor(port, debugPort);
-      const out = fs.openSync(logFile, "a");
+      const out = fs.openSync(logFile, "a", 0o600);
+      // The engine creates its data files with the umask it inherits: owner-only, like the
+      // directory. spawn forks synchronously, so only the child sees this umask.
+      const umask = process.umask(0o077);
       try {
         return spawn(command, args, {
           stdio: ["ignore", out, out],
           env: { ...process.env, ...env },
         });
       } finally {
+        process.umask(umask);
         fs.closeSync(out);
       }
     },
@@ -163,6 +180,7 @@ async function startProcessEngine(
 
 async function startMemoryServer(options: EngineOptions): Promise<Engine> {
   options.log("no mongod, FerretDB or Go found: falling back to mongodb-memory-server");
+  ensurePrivateDir(options.dataDir);
   const { MongoMemoryServer } = await import("mongodb-memory-server-core");
   const server = await MongoMemoryServer.create({
     instance: {
@@ -216,7 +234,7 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** The data directory and the engine's folders in it are private to the service's user. */
 function ensureDir(dir: string): string {
-  fs.mkdirSync(dir, { recursive: true });
-  return dir;
+  return ensurePrivateDir(dir);
 }

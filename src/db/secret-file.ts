@@ -14,7 +14,7 @@ export function readOrCreateSecretFile(
 ): string {
   const file = path.join(dataDir, name);
   if (fs.existsSync(file)) return fs.readFileSync(file, "utf8").trim();
-  fs.mkdirSync(dataDir, { recursive: true });
+  ensurePrivateDir(dataDir);
   const draft = `${file}.${process.pid}.${randomBytes(4).toString("hex")}`;
   fs.writeFileSync(draft, generate(), { mode: 0o600, flag: "wx" });
   try {
@@ -25,4 +25,15 @@ export function readOrCreateSecretFile(
     fs.rmSync(draft, { force: true });
   }
   return fs.readFileSync(file, "utf8").trim();
+}
+
+/**
+ * `dir` (and any missing parent) readable by this user only. An existing one is narrowed too:
+ * a data directory made by an earlier version was world-readable, and a private directory
+ * keeps whatever files it holds private, whatever their own modes.
+ */
+export function ensurePrivateDir(dir: string): string {
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  fs.chmodSync(dir, 0o700);
+  return dir;
 }

@@ -17,7 +17,10 @@ export interface Caller {
 
 /** One context for /graphql and /api/v1, so both mounts see the same caller and checks. */
 export interface RequestContext {
+  /** Made by the service for this request (src/http/request-logging.ts). */
   requestId: string;
+  /** The client's x-request-id, when well formed: logged and audited beside ours, never as it. */
+  clientRequestId: string | null;
   log: Logger;
   services: Services;
   caller?: Caller;
@@ -41,13 +44,27 @@ export interface ContextOptions {
  * every request would survive into the old generation and wait for a full collection.
  */
 const CONTEXT = Symbol("requestContext");
+/** The authenticated caller's id, for the request's log line (read once the answer is sent). */
+const CALLER_ID = Symbol("callerId");
 
 type RequestWithId = IncomingMessage & {
   id?: unknown;
   log?: Logger;
   ip?: string;
   [CONTEXT]?: Promise<RequestContext>;
+  [CALLER_ID]?: string;
 };
+
+/** The id of the account a request was authenticated as, if any. */
+export function callerIdOf(req: IncomingMessage): string | undefined {
+  return (req as RequestWithId)[CALLER_ID];
+}
+
+/** A client's x-request-id worth keeping: short, and of characters safe in a log line. */
+export function clientRequestIdOf(req: IncomingMessage): string | null {
+  const incoming = req.headers["x-request-id"];
+  return typeof incoming === "string" && /^[\w.-]{1,64}$/.test(incoming) ? incoming : null;
+}
 
 /** Built once per request (the REST gate and Sofa both ask for it). */
 export function createContextBuilder(
@@ -70,6 +87,7 @@ async function createContext(
 ): Promise<RequestContext> {
   const context: RequestContext = {
     requestId: typeof req.id === "string" ? req.id : "",
+    clientRequestId: clientRequestIdOf(req),
     log: req.log ?? fallbackLog,
     services,
     client: clientOf(req),
@@ -81,6 +99,7 @@ async function createContext(
   if (token === undefined) return context;
   try {
     context.caller = await services.auth.authenticate(token);
+    req[CALLER_ID] = context.caller.id;
   } catch (error) {
     context.authError = error as AppError;
   }

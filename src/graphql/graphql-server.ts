@@ -26,6 +26,8 @@ export function createGraphqlServer(options: GraphqlServerOptions): ApolloServer
   return new ApolloServer<RequestContext>({
     gateway: compiledExecutionGateway(options.schema, options.execution),
     introspection: options.introspection,
+    // Without introspection, "Did you mean …?" would still spell out the schema field by field.
+    hideSchemaDetailsFromClientErrors: !options.introspection,
     allowBatchedHttpRequests: false,
     validationRules: queryLimitRules(),
     parseOptions: { maxTokens: MAX_TOKENS },
@@ -40,8 +42,13 @@ export function createGraphqlServer(options: GraphqlServerOptions): ApolloServer
       complexityLimitPlugin(options.schema),
       logUnexpectedErrors(),
     ],
-    formatError: (formatted, error) =>
-      formatGraphqlError(formatted, error, options.exposeErrorDetail),
+    formatError: (formatted, error) => {
+      const shown = formatGraphqlError(formatted, error, options.exposeErrorDetail);
+      // Apollo's option covers validation; variable coercion suggests enum values the same way.
+      return options.introspection
+        ? shown
+        : { ...shown, message: withoutSuggestion(shown.message) };
+    },
   });
 }
 
@@ -92,6 +99,10 @@ function formatGraphqlError(
     path: formatted.path,
     extensions: { code, status, ...rest },
   };
+}
+
+function withoutSuggestion(message: string): string {
+  return message.replace(/ ?Did you mean(.+?)\?$/, "");
 }
 
 function logUnexpectedErrors(): ApolloServerPlugin<RequestContext> {

@@ -2,7 +2,7 @@ import "reflect-metadata";
 import type { GraphQLSchema } from "graphql";
 import { buildSchema } from "type-graphql";
 import { AuditLogResolver } from "../modules/audit/audit-log.resolver";
-import { auditMutations } from "../modules/audit/audited-operations";
+import { auditOperations } from "../modules/audit/audited-operations";
 import { AuthResolver } from "../modules/auth/auth.resolver";
 import { SessionResolver } from "../modules/auth/session.resolver";
 import { BranchServiceResolver } from "../modules/branch-services/branch-service.resolver";
@@ -34,6 +34,6 @@ export async function buildAppSchema(): Promise<GraphQLSchema> {
     authChecker,
     validateFn: validateArguments,
   });
-  auditMutations(schema);
+  auditOperations(schema);
   return schema;
 }

@@ -8,8 +8,6 @@ import express, {
 } from "express";
 import cors from "cors";
 import helmet from "helmet";
-import { randomUUID } from "node:crypto";
-import pinoHttp from "pino-http";
 import type { GraphQLSchema } from "graphql";
 import type { Logger } from "pino";
 import type { Config } from "../config";
@@ -20,6 +18,9 @@ import { createContextBuilder } from "../graphql/context";
 import { createGraphqlServer } from "../graphql/graphql-server";
 import type { Services } from "../services";
 import { graphiqlAssets, graphiqlPage, swaggerUi } from "./explorers";
+import { requireJsonContentType } from "./json-body";
+import { noStore } from "./no-store";
+import { requestLogging } from "./request-logging";
 import { operationsRoutes, serviceRoot } from "./operations";
 import { memberExportRoute } from "./rest/member-export";
 import { createRestApi } from "./rest/rest-api";
@@ -74,6 +75,7 @@ export async function createApp(
   app.use(
     "/graphql",
     graphiqlPage,
+    requireJsonContentType,
     express.json({ limit: config.bodyLimitBytes }),
     expressMiddleware(graphql, { context: ({ req, res }) => buildContext(req, res) }),
   );
@@ -111,6 +113,7 @@ export function useRequestShell(
       },
     }),
   );
+  app.use(noStore);
   // Browsers may call from the configured origins only; without CORS_ORIGINS, same-origin only.
   app.use(
     cors({
@@ -120,27 +123,6 @@ export function useRequestShell(
     }),
   );
   app.use(requestRateLimit(services));
-}
-
-function requestLogging(log: Logger) {
-  return pinoHttp({
-    logger: log,
-    genReqId: (req, res) => {
-      const incoming = req.headers["x-request-id"];
-      const id =
-        typeof incoming === "string" && /^[\w.-]{1,64}$/.test(incoming) ? incoming : randomUUID();
-      res.setHeader("x-request-id", id);
-      return id;
-    },
-    customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? "error" : "info"),
-    serializers: {
-      req: (req: { id: unknown; method: string; url: string }) => ({
-        id: req.id,
-        method: req.method,
-        url: req.url.split("?")[0],
-      }),
-    },
-  });
 }
 
 /**

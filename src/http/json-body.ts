@@ -6,8 +6,9 @@ import {
 } from "../errors/app-errors";
 
 /**
- * Reads a JSON object body with a size cap. An empty body counts as `{}`; anything that is
- * not JSON (by content type or by content) is refused before it reaches an operation.
+ * Reads a JSON object body with a size cap. An empty body counts as `{}` whatever its label;
+ * anything else must be labelled `application/json` and be a JSON object, or is refused before
+ * it reaches an operation.
  */
 export function readJsonBody(limitBytes: number) {
   return (req: Request, _res: Response, next: NextFunction): void => {
@@ -44,11 +45,7 @@ export function readJsonBody(limitBytes: number) {
 
 function parse(text: string, contentType: string | undefined): Record<string, unknown> {
   if (text.trim() === "") return {};
-  if (contentType !== undefined && !/^application\/([\w.+-]+\+)?json\b/i.test(contentType)) {
-    throw new UnsupportedMediaTypeError(
-      "The request body must be JSON (Content-Type: application/json)",
-    );
-  }
+  if (!isJsonContentType(contentType)) throw notJson();
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -59,6 +56,36 @@ function parse(text: string, contentType: string | undefined): Record<string, un
     throw new BadRequestError("The request body must be a JSON object");
   }
   return value as Record<string, unknown>;
+}
+
+/**
+ * `application/json`, with parameters (charset) allowed, and nothing else: an unlabelled body
+ * or a look-alike (`application/x-evil+json`) is not parsed, since a type the browser may send
+ * cross-site without a preflight must never reach an operation.
+ */
+export function isJsonContentType(contentType: string | undefined): boolean {
+  return contentType !== undefined && /^application\/json\s*(;|$)/i.test(contentType.trim());
+}
+
+/**
+ * For routes whose body another parser reads (/graphql): a request with a body must label it
+ * `application/json`. Body-less requests (GET, or a POST with no content) pass.
+ */
+export function requireJsonContentType(req: Request, _res: Response, next: NextFunction): void {
+  if (!hasBody(req) || isJsonContentType(req.headers["content-type"])) return next();
+  next(notJson());
+}
+
+function hasBody(req: Request): boolean {
+  const length = req.headers["content-length"];
+  if (req.headers["transfer-encoding"] !== undefined) return true;
+  return length !== undefined && Number(length) > 0;
+}
+
+function notJson(): UnsupportedMediaTypeError {
+  return new UnsupportedMediaTypeError(
+    "The request body must be JSON (Content-Type: application/json)",
+  );
 }
 
 function tooLarge(limitBytes: number): PayloadTooLargeError {

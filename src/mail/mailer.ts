@@ -27,6 +27,8 @@ interface Delivery {
   deliver(message: MailMessage): Promise<DeliveryReceipt>;
   /** Deletes every kept message to `address` (erasure); returns how many. */
   forget(address: string): Promise<number>;
+  /** Whether messages stay where the service can reach them again (the outbox). */
+  keepsMessages: boolean;
   close(): void;
 }
 
@@ -76,6 +78,11 @@ export class Mailer {
     return this.delivery.forget(address);
   }
 
+  /** True for the outbox of the embedded default, whose messages erasure must find again. */
+  get keepsMessages(): boolean {
+    return this.delivery.keepsMessages;
+  }
+
   /** Resolves when every send started so far has finished (succeeded or failed). */
   async flush(): Promise<void> {
     // Sends never reject (deliverAndLog catches), so Promise.all waits for all of them.
@@ -119,6 +126,7 @@ function smtpDelivery(smtpUrl: string, from: string): Delivery {
       return { messageId: info.messageId };
     },
     forget: () => Promise.resolve(0),
+    keepsMessages: false,
     close: () => transport.close(),
   };
 }
@@ -137,6 +145,7 @@ function outboxDelivery(outboxDir: string, from: string): Delivery {
       return { file };
     },
     forget: (address) => forgetInOutbox(outboxDir, address),
+    keepsMessages: true,
     close: () => transport.close(),
   };
 }

@@ -1,6 +1,6 @@
 import type { Request, Response } from "express";
 import type { Logger } from "pino";
-import type { Caller, RequestContext } from "../graphql/context";
+import { clientRequestIdOf, type Caller, type RequestContext } from "../graphql/context";
 import { Role } from "../modules/users/role";
 import type { UserRecord } from "../modules/users/user.model";
 import type { Services } from "../services";
@@ -17,6 +17,7 @@ export function mockContextBuilder(log: Logger) {
     if (!context) {
       context = {
         requestId: typeof req.id === "string" ? req.id : "",
+        clientRequestId: clientRequestIdOf(req),
         log,
         services: undefined as unknown as Services,
         client: { ip: req.ip ?? null, userAgent: req.get("user-agent") ?? null },

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { buildAppSchema } from "../../src/graphql/schema";
-import { AUDITED_MUTATIONS } from "../../src/modules/audit/audited-operations";
+import { AUDITED_MUTATIONS, AUDITED_QUERIES } from "../../src/modules/audit/audited-operations";
 import {
   applyAs,
   approvedMemberOf,
@@ -38,11 +38,15 @@ interface Entry {
   targetType: string;
   targetId: string | null;
   requestId: string;
+  clientRequestId: string | null;
 }
 
 const requestId = () => `audit-${randomBytes(6).toString("hex")}`;
 
-/** Sends `request` as `as` with a fresh x-request-id; returns the response and that id. */
+/**
+ * Sends `request` as `as` with a fresh x-request-id of the client's; returns the response and
+ * the two ids: the service's own (its x-request-id answer) and the client's.
+ */
 async function act(
   method: "post" | "put" | "patch" | "delete",
   path: string,
@@ -56,7 +60,10 @@ async function act(
     .set(bearer(as))
     .set("x-request-id", id)
     .send(body);
-  return { response, requestId: id };
+  return {
+    response,
+    requestId: { server: response.headers["x-request-id"], client: id },
+  };
 }
 
 async function auditLogs(query: Record<string, string | number> = {}, as: TestUser = admin) {
@@ -70,8 +77,13 @@ async function entriesFor(targetId: string): Promise<Entry[]> {
   return response.body.data as Entry[];
 }
 
-/** Exactly one entry for the target: this action, by `actor`, in the request `requestId`. */
-async function expectOneEntry(targetId: string, action: string, actor: TestUser, id: string) {
+interface RequestIds {
+  server: string;
+  client: string;
+}
+
+/** Exactly one entry for the target: this action, by `actor`, in the request `ids`. */
+async function expectOneEntry(targetId: string, action: string, actor: TestUser, ids: RequestIds) {
   const entries = (await entriesFor(targetId)).filter((entry) => entry.action === action);
   expect(entries).toEqual([
     {
@@ -82,7 +94,8 @@ async function expectOneEntry(targetId: string, action: string, actor: TestUser,
       action,
       targetType: expect.any(String),
       targetId,
-      requestId: id,
+      requestId: ids.server,
+      clientRequestId: ids.client,
     },
   ]);
 }
@@ -91,6 +104,8 @@ it("has a decision for every mutation of the schema, and none for a mutation tha
   const schema = await buildAppSchema();
   const mutations = Object.keys(schema.getMutationType()!.getFields()).sort();
   expect(Object.keys(AUDITED_MUTATIONS).sort()).toEqual(mutations);
+  const queries = Object.keys(schema.getQueryType()!.getFields()).sort();
+  expect(Object.keys(AUDITED_QUERIES).sort()).toEqual(queries);
 });
 
 it("records branch-of-service and office changes and appointments", async () => {
@@ -188,7 +203,10 @@ it("records an administrator's export of one person's data, and not the person's
     .set(bearer(admin))
     .set("x-request-id", id);
   expect(byAdmin.status).toBe(200);
-  await expectOneEntry(person.id, "user.export", admin, id);
+  await expectOneEntry(person.id, "user.export", admin, {
+    server: byAdmin.headers["x-request-id"],
+    client: id,
+  });
   const own = await app.http().get(`${API}/users/current/export`).set(bearer(person));
   expect(own.status).toBe(200);
   expect(

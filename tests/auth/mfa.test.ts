@@ -1,6 +1,7 @@
 import jwt from "jsonwebtoken";
 import { generate } from "otplib";
 import { MFA_ISSUER } from "../../src/modules/auth/mfa.service";
+import { MFA_SECRET_FIELD } from "../../src/modules/users/user.model";
 import {
   CurrentUserDocument,
   EnableMfaDocument,
@@ -50,7 +51,18 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-const storedUser = (user: TestUser) => app.services.models.users.findById(user.id).lean();
+/** The stored account, its TOTP secrets opened (they are stored sealed). */
+async function storedUser(user: TestUser) {
+  const record = await app.services.models.users.findById(user.id).lean();
+  if (!record) return record;
+  const open = (stored: string | null) =>
+    stored === null ? null : app.services.cipher.open(stored, MFA_SECRET_FIELD);
+  return {
+    ...record,
+    mfaSecret: open(record.mfaSecret),
+    mfaPendingSecret: open(record.mfaPendingSecret),
+  };
+}
 
 async function setupMfa(user: TestUser): Promise<string> {
   const response = await app.http().post(`${MFA}/setup`).set(bearer(user)).send({});

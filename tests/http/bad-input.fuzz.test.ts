@@ -145,10 +145,18 @@ const PLAIN_ROUTES: Pick<RestRoute, "method" | "path">[] = [
 const FUZZED_ROUTES: Pick<RestRoute, "method" | "path">[] = [...REST_ROUTES, ...PLAIN_ROUTES];
 
 /**
- * Reads that append an audit entry when they answer (issue 8): every CSV export, and an
- * administrator's export of one person's data.
+ * Reads that append an audit entry when they answer (issues 8 and 35): every CSV export, an
+ * administrator's export of one person's data, and an administrator's reads of accounts and
+ * member records.
  */
-const AUDITED_READS = new Set([`get ${MEMBER_EXPORT_PATH}`, "get /users/{userId}/export"]);
+const AUDITED_READS = new Set([
+  `get ${MEMBER_EXPORT_PATH}`,
+  "get /users/{userId}/export",
+  "get /users",
+  "get /users/{userId}",
+  "get /members",
+  "get /members/pending",
+]);
 
 /* ----------------------------------------------------------------------- arbitraries -- */
 

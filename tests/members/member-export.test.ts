@@ -127,7 +127,11 @@ it("is for administrators only and audited", async () => {
     .set(bearer(admin));
   expect(audit.body.data).toEqual(
     expect.arrayContaining([
-      expect.objectContaining({ actorId: admin.id, targetId: null, requestId: `export-${tag}` }),
+      expect.objectContaining({
+        actorId: admin.id,
+        targetId: null,
+        clientRequestId: `export-${tag}`,
+      }),
     ]),
   );
 });

@@ -141,10 +141,11 @@ async function send(
       await probe(`${service!.url}${API}${route}`, REQUEST_TIMEOUT_MS, { headers: headersWithId }),
     );
   }
-  // A response can reach us before its worker's log line reaches the primary's stdout.
+  // A response can reach us before its worker's log line reaches the primary's stdout. The
+  // line's own id is the service's; ours is logged beside it.
   const answeredBy = () =>
     logLines("request completed").filter((line) =>
-      ids.includes((line.req as { id?: string } | undefined)?.id ?? ""),
+      ids.includes((line.req as { clientRequestId?: string } | undefined)?.clientRequestId ?? ""),
     );
   await waitFor(() => answeredBy().length === count, 5_000);
   return {

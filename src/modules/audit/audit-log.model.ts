@@ -14,7 +14,10 @@ export interface AuditLogRecord {
   action: string;
   targetType: string;
   targetId: string | null;
+  /** The id the service gave the request (its log lines carry it). */
   requestId: string;
+  /** The client's own x-request-id, if it sent a well-formed one: its claim, kept apart. */
+  clientRequestId: string | null;
 }
 
 const auditLogSchema = new Schema<AuditLogRecord>(
@@ -27,6 +30,7 @@ const auditLogSchema = new Schema<AuditLogRecord>(
     targetType: { type: String, required: true },
     targetId: { type: String, default: null },
     requestId: { type: String, required: true },
+    clientRequestId: { type: String, default: null },
   },
   { versionKey: false },
 );

@@ -10,7 +10,11 @@ export type AuditEntry = Omit<AuditLogRecord, "_id" | "at">;
 
 /** An entry for an act done by a request's caller (anonymous: null): ids only. */
 export function entryFor(
-  request: { caller?: { id: string; role: string }; requestId: string },
+  request: {
+    caller?: { id: string; role: string };
+    requestId: string;
+    clientRequestId?: string | null;
+  },
   act: Pick<AuditEntry, "action" | "targetType" | "targetId">,
 ): AuditEntry {
   return {
@@ -18,6 +22,7 @@ export function entryFor(
     actorRole: request.caller?.role ?? null,
     ...act,
     requestId: request.requestId,
+    clientRequestId: request.clientRequestId ?? null,
   };
 }
 

@@ -29,8 +29,14 @@ export class AuditLogEntry {
   @Field(() => String, { nullable: true })
   targetId!: string | null;
 
-  @Field({ description: "The request's x-request-id, to find it in the logs" })
+  @Field({ description: "The id the service gave the request, to find it in the logs" })
   requestId!: string;
+
+  @Field(() => String, {
+    nullable: true,
+    description: "The x-request-id the client sent, if any: the client's word, not the service's",
+  })
+  clientRequestId!: string | null;
 
   static from(record: AuditLogRecord): AuditLogEntry {
     return Object.assign(new AuditLogEntry(), {
@@ -42,6 +48,7 @@ export class AuditLogEntry {
       targetType: record.targetType,
       targetId: record.targetId,
       requestId: record.requestId,
+      clientRequestId: record.clientRequestId ?? null,
     });
   }
 }

@@ -6,7 +6,7 @@ import { Role } from "../users/role";
 type Args = Record<string, unknown>;
 
 interface AuditRule {
-  action: string;
+  action: string | ((args: Args) => string);
   targetType: string;
   /** The record acted on; undefined: this call is not audited (e.g. a self-registration). */
   target: (args: Args, result: unknown, context: RequestContext) => string | null | undefined;
@@ -74,18 +74,58 @@ export const AUDITED_MUTATIONS: Record<string, AuditRule | { notAudited: string 
   endOfficeHolder: { action: "office.end", targetType: "officeHolder", target: byArg("holderId") },
 };
 
+/** Whether a list read was a search: the term itself is personal data and is not kept. */
+const listOrSearch = (list: string, search: string) => (args: Args) =>
+  typeof args.search === "string" && args.search.trim() !== "" ? search : list;
+
 /**
- * Wraps each audited mutation's resolver in the built schema, so /graphql and every REST path
- * (Sofa executes the same schema) append the entry after the act succeeded, in one place.
- * Queries are left untouched: no cost on reads.
+ * Every query, with the same kind of decision (issue 35): an administrator's read of other
+ * people's personal data is audited, one entry per read field (not per record returned);
+ * a caller's reads of their own data and of the organisation's public structure are not.
  */
-export function auditMutations(schema: GraphQLSchema): void {
-  const fields = schema.getMutationType()?.getFields() ?? {};
-  for (const [name, field] of Object.entries(fields)) {
-    const rule = AUDITED_MUTATIONS[name];
-    if (!rule) throw new Error(`Mutation ${name} has no audit decision (audited-operations.ts)`);
-    if ("notAudited" in rule || !field.resolve) continue;
-    field.resolve = audited(field.resolve, rule);
+export const AUDITED_QUERIES: Record<string, AuditRule | { notAudited: string }> = {
+  currentUser: { notAudited: "the caller's own account" },
+  currentUserExport: { notAudited: "the caller's own data" },
+  myMemberships: { notAudited: "the caller's own applications" },
+  users: { action: "user.list", targetType: "user", target: () => null },
+  user: { action: "user.read", targetType: "user", target: byArg("userId") },
+  userExport: { notAudited: "audited in its resolver, with the account it exports" },
+  members: {
+    action: listOrSearch("member.list", "member.search"),
+    targetType: "member",
+    target: () => null,
+  },
+  pendingMembers: {
+    action: listOrSearch("member.pending", "member.pendingSearch"),
+    targetType: "member",
+    target: () => null,
+  },
+  auditLogs: { notAudited: "entries hold ids only, no personal data" },
+  offices: { notAudited: "the organisation's office titles" },
+  office: { notAudited: "the organisation's office titles" },
+  officeHolders: { notAudited: "who holds an office, shown to every member" },
+  memberOffices: { notAudited: "who holds an office, shown to every member" },
+  branchServices: { notAudited: "the organisation's branches of service" },
+  branchService: { notAudited: "the organisation's branches of service" },
+};
+
+/**
+ * Wraps each audited operation's resolver in the built schema, so /graphql and every REST path
+ * (Sofa executes the same schema) append the entry after the act or read succeeded, in one
+ * place. An operation without a decision stops the service from starting.
+ */
+export function auditOperations(schema: GraphQLSchema): void {
+  const roots = [
+    ["Mutation", schema.getMutationType(), AUDITED_MUTATIONS],
+    ["Query", schema.getQueryType(), AUDITED_QUERIES],
+  ] as const;
+  for (const [kind, type, rules] of roots) {
+    for (const [name, field] of Object.entries(type?.getFields() ?? {})) {
+      const rule = rules[name];
+      if (!rule) throw new Error(`${kind} ${name} has no audit decision (audited-operations.ts)`);
+      if ("notAudited" in rule || !field.resolve) continue;
+      field.resolve = audited(field.resolve, rule);
+    }
   }
 }
 
@@ -101,8 +141,12 @@ function audited(
     if (targetId !== undefined) {
       await context.services.audit.record(
         entryFor(
-          { caller, requestId: context.requestId },
-          { action: rule.action, targetType: rule.targetType, targetId },
+          { caller, requestId: context.requestId, clientRequestId: context.clientRequestId },
+          {
+            action: typeof rule.action === "string" ? rule.action : rule.action(args),
+            targetType: rule.targetType,
+            targetId,
+          },
         ),
       );
     }

@@ -1,9 +1,10 @@
 import { generateSecret, generateURI, verify } from "otplib";
+import type { FieldCipher } from "../../db/field-cipher";
 import { ConflictError, BadRequestError, InvalidTokenError } from "../../errors/app-errors";
 import { ValidationError } from "../../errors/app-errors";
 import type { Caller } from "../../graphql/context";
 import type { RateLimits } from "../../rate-limits/rate-limits";
-import type { UserRecord } from "../users/user.model";
+import { MFA_SECRET_FIELD, type UserRecord } from "../users/user.model";
 import type { UserRepository } from "../users/user.repository";
 import type { PasswordHasher } from "./password-hasher";
 import type { SessionService } from "./session.service";
@@ -29,12 +30,14 @@ export class MfaService {
     private readonly limits: RateLimits,
     /** Turning MFA on or off needs a recent sign-in (an access token alone is not enough). */
     private readonly recentSignIn: Pick<SessionService, "assertRecentSignIn">,
+    /** Secrets are stored sealed; the stored (sealed) form is what preconditions compare. */
+    private readonly cipher: FieldCipher,
   ) {}
 
   async setup(user: UserRecord): Promise<MfaSetup> {
     if (user.mfaEnabled) throw new ConflictError("MFA is already enabled; disable it first");
     const secret = generateSecret();
-    await this.users.setPendingMfaSecret(user._id, secret);
+    await this.users.setPendingMfaSecret(user._id, this.cipher.seal(secret, MFA_SECRET_FIELD));
     return {
       secret,
       otpauthUri: generateURI({ issuer: MFA_ISSUER, label: user.email, secret }),
@@ -46,7 +49,7 @@ export class MfaService {
     this.recentSignIn.assertRecentSignIn(caller);
     if (user.mfaEnabled) throw new ConflictError("MFA is already enabled");
     if (!user.mfaPendingSecret) throw new BadRequestError("Start with POST /auth/mfa/setup");
-    const step = await this.matchingStep(user.mfaPendingSecret, code, null);
+    const step = await this.matchingStep(this.open(user.mfaPendingSecret), code, null);
     if (step === undefined)
       throw new InvalidTokenError("The code does not match; try the next one");
     const updated = await this.users.enableMfa(user._id, user.mfaPendingSecret, step);
@@ -86,9 +89,13 @@ export class MfaService {
   /** Accepts a code once: the step is recorded only if no later or equal one was used. */
   private async consumeCode(user: UserRecord, code: string): Promise<boolean> {
     if (!user.mfaSecret) return false;
-    const step = await this.matchingStep(user.mfaSecret, code, user.mfaLastStep);
+    const step = await this.matchingStep(this.open(user.mfaSecret), code, user.mfaLastStep);
     if (step === undefined) return false;
     return this.users.recordMfaStep(user._id, user.mfaSecret, step);
+  }
+
+  private open(stored: string): string {
+    return this.cipher.open(stored, MFA_SECRET_FIELD);
   }
 
   private async matchingStep(

@@ -22,11 +22,17 @@ export interface UserRecord {
   resetTokenHash: string | null;
   resetExpiresAt: Date | null;
   mfaEnabled: boolean;
+  /** The TOTP secret, sealed (src/db/field-cipher.ts, field name MFA_SECRET_FIELD). */
   mfaSecret: string | null;
-  /** Set by MFA setup, promoted to mfaSecret once a code from it is confirmed. */
+  /** Set by MFA setup, sealed likewise, promoted to mfaSecret once a code from it is confirmed. */
   mfaPendingSecret: string | null;
   /** The last TOTP time step accepted, so a code cannot be replayed. */
   mfaLastStep: number | null;
+  /**
+   * The account's earlier addresses, sealed (FORMER_EMAILS_FIELD), kept only while the service
+   * keeps mail itself (the outbox): erasure deletes the mail to every address the account had.
+   */
+  formerEmails?: string[];
   /** Set while an erasure is in progress (see UsersService.delete). */
   deletingSince: Date | null;
   createdAt: Date;
@@ -51,6 +57,7 @@ const userSchema = new Schema<UserRecord>(
     mfaPendingSecret: { type: String, default: null },
     mfaLastStep: { type: Number, default: null },
     deletingSince: { type: Date, default: null },
+    formerEmails: { type: [String], default: undefined },
   },
   { timestamps: true, versionKey: false },
 );
@@ -61,6 +68,14 @@ userSchema.index({ verificationCodeHash: 1, verificationExpiresAt: 1 });
 userSchema.index({ resetTokenHash: 1, resetExpiresAt: 1 });
 // Whether an administrator remains who is not being erased, and how many accounts are.
 userSchema.index({ deletingSince: 1, role: 1 });
+// The migration that seals TOTP secrets an earlier version stored in clear finds them by range.
+userSchema.index({ mfaSecret: 1 });
+userSchema.index({ mfaPendingSecret: 1 });
+
+/** The name a TOTP secret is sealed under, pending or active alike (enable moves it as is). */
+export const MFA_SECRET_FIELD = "mfaSecret";
+/** The name an earlier address is sealed under. */
+export const FORMER_EMAILS_FIELD = "formerEmails";
 
 export type UserModel = Model<UserRecord>;
 

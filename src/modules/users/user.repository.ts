@@ -156,6 +156,11 @@ export class UserRepository {
       .lean<UserRecord>();
   }
 
+  /** Keeps an address the account no longer has (sealed by the caller), for erasure. */
+  async rememberFormerEmail(id: string, sealed: string): Promise<void> {
+    await this.users.updateOne({ _id: id }, { $push: { formerEmails: sealed } });
+  }
+
   async setPendingMfaSecret(id: string, secret: string): Promise<void> {
     await this.users.updateOne({ _id: id }, { $set: { mfaPendingSecret: secret } });
   }
@@ -186,6 +191,32 @@ export class UserRepository {
         { returnDocument: "after" },
       )
       .lean<UserRecord>();
+  }
+
+  /**
+   * Seals the TOTP secrets an earlier version stored in clear, each by one conditional write;
+   * returns how many. Clear secrets are base32 (A–Z, 2–7), which sorts before every sealed
+   * value's `enc:` prefix, so one indexed range per field finds them.
+   */
+  async sealClearMfaSecrets(seal: (clear: string) => string): Promise<number> {
+    let changed = 0;
+    for (const field of ["mfaSecret", "mfaPendingSecret"] as const) {
+      const clear = this.users
+        .find({ [field]: lessThan("enc:") }, { [field]: 1 })
+        .lean<Pick<UserRecord, "_id" | typeof field>[]>()
+        .cursor({ batchSize: 500 });
+      for await (const record of clear) {
+        const value = record[field];
+        if (typeof value !== "string") continue;
+        const result = await this.users.updateOne(
+          { _id: record._id, [field]: value },
+          { $set: { [field]: seal(value) } },
+          { timestamps: false },
+        );
+        changed += result.modifiedCount;
+      }
+    }
+    return changed;
   }
 
   /**

@@ -15,7 +15,7 @@ import { User, type UserList } from "./user.type";
 /** What other modules do when an account changes: erase their data, follow a new email. */
 export interface AccountHooks {
   erasers: ((account: { id: string; email: string }) => Promise<void>)[];
-  emailChanged: ((userId: string, email: string) => Promise<void>)[];
+  emailChanged: ((userId: string, email: string, previousEmail: string) => Promise<void>)[];
 }
 
 /** A deletion that crashed half-way may be retried after this long. */
@@ -76,7 +76,9 @@ export class UsersService {
     }
     const updated = await this.applyUpdate(caller.id, changes);
     if (emailChanged) {
-      for (const follow of this.hooks.emailChanged) await follow(updated._id, updated.email);
+      for (const follow of this.hooks.emailChanged) {
+        await follow(updated._id, updated.email, caller.user.email);
+      }
       await this.verification.issue(updated);
       const { email: previous, name } = caller.user;
       this.mailer.send(emailChangedMail({ to: previous, name, newEmail: updated.email }));
