@@ -15,7 +15,6 @@ import type { Logger } from "pino";
 import type { Config } from "../config";
 import { BadRequestError, NotFoundError, PayloadTooLargeError } from "../errors/app-errors";
 import { isUnexpected, toErrorResponse } from "../errors/error-mapper";
-import { CompiledExecution } from "../graphql/compiled-execution";
 import { createContextBuilder } from "../graphql/context";
 import { createGraphqlServer } from "../graphql/graphql-server";
 import type { Services } from "../services";
@@ -44,11 +43,8 @@ export async function createApp(
   const app = express();
   useRequestShell(app, config, services, log);
 
-  // One compiled form per document, shared by the REST paths and /graphql.
-  const execution = new CompiledExecution(schema);
   const rest = createRestApi({
     schema,
-    execution,
     buildContext,
     exposeErrorDetail,
     bodyLimitBytes: config.bodyLimitBytes,
@@ -65,7 +61,6 @@ export async function createApp(
 
   const graphql = createGraphqlServer({
     schema,
-    execution,
     introspection: config.graphqlIntrospection,
     exposeErrorDetail,
   });
@@ -87,15 +82,10 @@ export async function createApp(
 
 /**
  * What every request passes through before its route: request id and log, security
- * headers, CORS and the per-client rate limit. (The benchmark's hand-written floor uses it
- * too, so that it differs from the service only by Sofa and GraphQL.)
+ * headers, CORS and the per-client rate limit. (bench/floor-shell.ts copies it for the
+ * benchmark's hand-written floor.)
  */
-export function useRequestShell(
-  app: Express,
-  config: Config,
-  services: Services,
-  log: Logger,
-): void {
+function useRequestShell(app: Express, config: Config, services: Services, log: Logger): void {
   app.disable("x-powered-by");
   // Express would hash every body it sends for a weak ETag, mostly POST /graphql answers (up
   // to 30 KB for a member page) that no client can revalidate; the REST paths have none.
