@@ -25,20 +25,70 @@ export interface FieldError {
 }
 
 export abstract class AppError extends Error {
-  abstract readonly code: ErrorCode;
-  abstract readonly status: number;
   /** Extra response headers, e.g. Retry-After. */
   headers?: Record<string, string>;
+
+  constructor(
+    readonly code: ErrorCode,
+    readonly status: number,
+    message?: string,
+  ) {
+    super(message);
+  }
 }
 
-export class BadRequestError extends AppError {
-  readonly code = "BAD_REQUEST";
-  readonly status = 400;
+interface AppErrorClass {
+  new (message: string): AppError;
 }
 
-export class ValidationError extends AppError {
-  readonly code = "VALIDATION_ERROR";
-  readonly status = 400;
+interface DefaultedAppErrorClass {
+  new (message?: string): AppError;
+}
+
+/**
+ * The base of each error class below: its code, its status and, where there is one, the
+ * message used when the thrower gives none (without one, a message is required).
+ */
+function appError(code: ErrorCode, status: number): AppErrorClass;
+function appError(code: ErrorCode, status: number, fallback: string): DefaultedAppErrorClass;
+function appError(code: ErrorCode, status: number, fallback?: string): DefaultedAppErrorClass {
+  return class extends AppError {
+    constructor(message = fallback) {
+      super(code, status, message);
+    }
+  };
+}
+
+export class BadRequestError extends appError("BAD_REQUEST", 400) {}
+export class InvalidTokenError extends appError("INVALID_TOKEN", 400) {}
+export class UnauthenticatedError extends appError(
+  "UNAUTHENTICATED",
+  401,
+  "Authentication is required",
+) {}
+export class InvalidCredentialsError extends appError(
+  "INVALID_CREDENTIALS",
+  401,
+  "Invalid email or password",
+) {}
+export class ForbiddenError extends appError("FORBIDDEN", 403, "You are not allowed to do this") {}
+export class EmailNotVerifiedError extends appError(
+  "EMAIL_NOT_VERIFIED",
+  403,
+  "Verify your email address first",
+) {}
+export class NotFoundError extends appError("NOT_FOUND", 404) {}
+export class ConflictError extends appError("CONFLICT", 409) {}
+export class PayloadTooLargeError extends appError("PAYLOAD_TOO_LARGE", 413) {}
+export class UnsupportedMediaTypeError extends appError("UNSUPPORTED_MEDIA_TYPE", 415) {}
+export class ServiceUnavailableError extends appError(
+  "SERVICE_UNAVAILABLE",
+  503,
+  "The service is temporarily unavailable, try again shortly",
+) {}
+
+/** The field paths of the request that failed its checks. */
+export class ValidationError extends appError("VALIDATION_ERROR", 400) {
   constructor(
     readonly errors: FieldError[],
     message = "The request has invalid fields",
@@ -51,76 +101,10 @@ export class ValidationError extends AppError {
   }
 }
 
-export class InvalidTokenError extends AppError {
-  readonly code = "INVALID_TOKEN";
-  readonly status = 400;
-}
-
-export class UnauthenticatedError extends AppError {
-  readonly code = "UNAUTHENTICATED";
-  readonly status = 401;
-  constructor(message = "Authentication is required") {
-    super(message);
-  }
-}
-
-export class InvalidCredentialsError extends AppError {
-  readonly code = "INVALID_CREDENTIALS";
-  readonly status = 401;
-  constructor(message = "Invalid email or password") {
-    super(message);
-  }
-}
-
-export class ForbiddenError extends AppError {
-  readonly code = "FORBIDDEN";
-  readonly status = 403;
-  constructor(message = "You are not allowed to do this") {
-    super(message);
-  }
-}
-
-export class EmailNotVerifiedError extends AppError {
-  readonly code = "EMAIL_NOT_VERIFIED";
-  readonly status = 403;
-  constructor(message = "Verify your email address first") {
-    super(message);
-  }
-}
-
-export class NotFoundError extends AppError {
-  readonly code = "NOT_FOUND";
-  readonly status = 404;
-}
-
-export class ConflictError extends AppError {
-  readonly code = "CONFLICT";
-  readonly status = 409;
-}
-
-export class PayloadTooLargeError extends AppError {
-  readonly code = "PAYLOAD_TOO_LARGE";
-  readonly status = 413;
-}
-
-export class UnsupportedMediaTypeError extends AppError {
-  readonly code = "UNSUPPORTED_MEDIA_TYPE";
-  readonly status = 415;
-}
-
-export class TooManyRequestsError extends AppError {
-  readonly code = "TOO_MANY_REQUESTS";
-  readonly status = 429;
+/** With the Retry-After header. */
+export class TooManyRequestsError extends appError("TOO_MANY_REQUESTS", 429) {
   constructor(message: string, retryAfterSeconds: number) {
     super(message);
     this.headers = { "Retry-After": String(Math.max(1, Math.ceil(retryAfterSeconds))) };
-  }
-}
-
-export class ServiceUnavailableError extends AppError {
-  readonly code = "SERVICE_UNAVAILABLE";
-  readonly status = 503;
-  constructor(message = "The service is temporarily unavailable, try again shortly") {
-    super(message);
   }
 }
