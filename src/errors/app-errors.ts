@@ -3,21 +3,29 @@
  * switch on and the HTTP status REST answers with; src/errors/error-mapper.ts is the
  * only place that turns them into responses.
  */
-export type ErrorCode =
-  | "BAD_REQUEST"
-  | "VALIDATION_ERROR"
-  | "INVALID_TOKEN"
-  | "UNAUTHENTICATED"
-  | "INVALID_CREDENTIALS"
-  | "FORBIDDEN"
-  | "EMAIL_NOT_VERIFIED"
-  | "NOT_FOUND"
-  | "CONFLICT"
-  | "PAYLOAD_TOO_LARGE"
-  | "UNSUPPORTED_MEDIA_TYPE"
-  | "TOO_MANY_REQUESTS"
-  | "INTERNAL_SERVER_ERROR"
-  | "SERVICE_UNAVAILABLE";
+
+/** Every code, its status and, where there is one, the message used when none is given. */
+const ERRORS = {
+  BAD_REQUEST: { status: 400 },
+  VALIDATION_ERROR: { status: 400 },
+  INVALID_TOKEN: { status: 400 },
+  UNAUTHENTICATED: { status: 401, fallback: "Authentication is required" },
+  INVALID_CREDENTIALS: { status: 401, fallback: "Invalid email or password" },
+  FORBIDDEN: { status: 403, fallback: "You are not allowed to do this" },
+  EMAIL_NOT_VERIFIED: { status: 403, fallback: "Verify your email address first" },
+  NOT_FOUND: { status: 404 },
+  CONFLICT: { status: 409 },
+  PAYLOAD_TOO_LARGE: { status: 413 },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415 },
+  TOO_MANY_REQUESTS: { status: 429 },
+  INTERNAL_SERVER_ERROR: { status: 500 },
+  SERVICE_UNAVAILABLE: {
+    status: 503,
+    fallback: "The service is temporarily unavailable, try again shortly",
+  },
+} as const satisfies Record<string, { status: number; fallback?: string }>;
+
+export type ErrorCode = keyof typeof ERRORS;
 
 export interface FieldError {
   path: string;
@@ -37,58 +45,35 @@ export abstract class AppError extends Error {
   }
 }
 
-interface AppErrorClass {
-  new (message: string): AppError;
-}
+/** A class of the table's code: its message may be left out where the table has a fallback. */
+type AppErrorClass<C extends ErrorCode> = (typeof ERRORS)[C] extends { fallback: string }
+  ? new (message?: string) => AppError
+  : new (message: string) => AppError;
 
-interface DefaultedAppErrorClass {
-  new (message?: string): AppError;
-}
-
-/**
- * The base of each error class below: its code, its status and, where there is one, the
- * message used when the thrower gives none (without one, a message is required).
- */
-function appError(code: ErrorCode, status: number): AppErrorClass;
-function appError(code: ErrorCode, status: number, fallback: string): DefaultedAppErrorClass;
-function appError(code: ErrorCode, status: number, fallback?: string): DefaultedAppErrorClass {
+/** The base of each error class below, from its row of ERRORS. */
+function appError<C extends ErrorCode>(code: C): AppErrorClass<C> {
+  const row: { status: number; fallback?: string } = ERRORS[code];
   return class extends AppError {
-    constructor(message = fallback) {
-      super(code, status, message);
+    constructor(message = row.fallback) {
+      super(code, row.status, message);
     }
   };
 }
 
-export class BadRequestError extends appError("BAD_REQUEST", 400) {}
-export class InvalidTokenError extends appError("INVALID_TOKEN", 400) {}
-export class UnauthenticatedError extends appError(
-  "UNAUTHENTICATED",
-  401,
-  "Authentication is required",
-) {}
-export class InvalidCredentialsError extends appError(
-  "INVALID_CREDENTIALS",
-  401,
-  "Invalid email or password",
-) {}
-export class ForbiddenError extends appError("FORBIDDEN", 403, "You are not allowed to do this") {}
-export class EmailNotVerifiedError extends appError(
-  "EMAIL_NOT_VERIFIED",
-  403,
-  "Verify your email address first",
-) {}
-export class NotFoundError extends appError("NOT_FOUND", 404) {}
-export class ConflictError extends appError("CONFLICT", 409) {}
-export class PayloadTooLargeError extends appError("PAYLOAD_TOO_LARGE", 413) {}
-export class UnsupportedMediaTypeError extends appError("UNSUPPORTED_MEDIA_TYPE", 415) {}
-export class ServiceUnavailableError extends appError(
-  "SERVICE_UNAVAILABLE",
-  503,
-  "The service is temporarily unavailable, try again shortly",
-) {}
+export class BadRequestError extends appError("BAD_REQUEST") {}
+export class InvalidTokenError extends appError("INVALID_TOKEN") {}
+export class UnauthenticatedError extends appError("UNAUTHENTICATED") {}
+export class InvalidCredentialsError extends appError("INVALID_CREDENTIALS") {}
+export class ForbiddenError extends appError("FORBIDDEN") {}
+export class EmailNotVerifiedError extends appError("EMAIL_NOT_VERIFIED") {}
+export class NotFoundError extends appError("NOT_FOUND") {}
+export class ConflictError extends appError("CONFLICT") {}
+export class PayloadTooLargeError extends appError("PAYLOAD_TOO_LARGE") {}
+export class UnsupportedMediaTypeError extends appError("UNSUPPORTED_MEDIA_TYPE") {}
+export class ServiceUnavailableError extends appError("SERVICE_UNAVAILABLE") {}
 
 /** The field paths of the request that failed its checks. */
-export class ValidationError extends appError("VALIDATION_ERROR", 400) {
+export class ValidationError extends appError("VALIDATION_ERROR") {
   constructor(
     readonly errors: FieldError[],
     message = "The request has invalid fields",
@@ -102,7 +87,7 @@ export class ValidationError extends appError("VALIDATION_ERROR", 400) {
 }
 
 /** With the Retry-After header. */
-export class TooManyRequestsError extends appError("TOO_MANY_REQUESTS", 429) {
+export class TooManyRequestsError extends appError("TOO_MANY_REQUESTS") {
   constructor(message: string, retryAfterSeconds: number) {
     super(message);
     this.headers = { "Retry-After": String(Math.max(1, Math.ceil(retryAfterSeconds))) };
