@@ -1,7 +1,7 @@
 /**
  * What Apollo Server costs by itself on this machine, measured beside the floor: the service's
- * own Apollo set-up (createGraphqlServer: the same plugins, limits, error formatting, compiled
- * execution and context builder) over a one-field schema whose resolver returns a constant,
+ * own Apollo set-up (createGraphqlServer: the same plugins, limits, error formatting and
+ * context builder) over a one-field schema whose resolver returns a constant,
  * against an express route that reads the same JSON body and answers the same JSON. Whatever
  * separates the two is Apollo's pipeline and GraphQL execution, with no service work behind
  * either: the part of what /graphql adds over the floor that is Apollo's own.
@@ -10,7 +10,6 @@ import { expressMiddleware } from "@as-integrations/express5";
 import express from "express";
 import { buildSchema, type GraphQLSchema } from "graphql";
 import type { Config } from "../src/config";
-import { CompiledExecution } from "../src/graphql/compiled-execution";
 import { createContextBuilder } from "../src/graphql/context";
 import { createGraphqlServer } from "../src/graphql/graphql-server";
 import type { Logger } from "../src/logger";
@@ -55,7 +54,6 @@ export async function createApolloAlone(
   const schema = constantSchema();
   const graphql = createGraphqlServer({
     schema,
-    execution: new CompiledExecution(schema),
     introspection: false,
     exposeErrorDetail: false,
   });

@@ -1,21 +1,21 @@
 /**
  * The floor under Sofa and GraphQL execution: GET /offices and GET /offices/{id} written by
- * hand in express, doing the same work as the service's routes (the same request shell of
- * src/http/app.ts: request id and log, security headers, CORS, rate limit; the same
- * authentication, which reads the account and the session by `_id`; and the same OfficeService
- * calls the resolvers make, which read the titles through OfficeRepository), answered with the
- * same JSON, and nothing else: no GraphQL parse, validation or execution, no Sofa. It runs
+ * hand in express, doing the same work as the service's routes (the request shell of
+ * src/http/request-shell.ts: request id and log, security headers, CORS,
+ * rate limit; the same authentication, which reads the account and the session by `_id`;
+ * and the same OfficeService calls the resolvers make, which read the titles through
+ * OfficeRepository), answered with the same JSON, and nothing else: no GraphQL parse, validation or execution, no Sofa. It runs
  * inside the service's process over the service's own services (bench/service-with-floor.ts),
  * so both share one heap, one connection pool and one process's luck with the machine.
  */
 import express from "express";
 import http from "node:http";
 import type { Config } from "../src/config";
-import { useRequestShell } from "../src/http/app";
 import { expressServerOptions } from "../src/http/node-server";
 import type { Logger } from "../src/logger";
 import { OfficeSortBy, SortOrder, type OfficeListArgs } from "../src/modules/offices/office.input";
 import type { Services } from "../src/services";
+import { useRequestShell } from "../src/http/request-shell";
 
 /**
  * The floor's express app over a process's services: its routes answer the same data as the

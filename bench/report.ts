@@ -141,7 +141,7 @@ export function renderReport(input: ReportInput): string {
     ...table(input.measured),
     "",
     "The hand-written floor (bench/floor-server.ts) is express with the service's own request",
-    "shell (request id and log, security headers, CORS, rate limit: `useRequestShell`) on the",
+    "shell (request id and log, security headers, CORS, rate limit: src/http/request-shell.ts) on the",
     "same node server (`expressServerOptions`), the same authentication and the same",
     "OfficeService call the REST route ends in (which reads the titles through OfficeRepository),",
     "answering the same JSON, with no GraphQL execution and no Sofa. It listens inside the",

@@ -3,22 +3,33 @@
  * switch on and the HTTP status REST answers with; src/errors/error-mapper.ts is the
  * only place that turns them into responses.
  */
-export type ErrorCode =
-  | "BAD_REQUEST"
-  | "VALIDATION_ERROR"
-  | "INVALID_TOKEN"
-  | "UNAUTHENTICATED"
-  | "INVALID_CREDENTIALS"
-  | "REAUTHENTICATION_REQUIRED"
-  | "FORBIDDEN"
-  | "EMAIL_NOT_VERIFIED"
-  | "NOT_FOUND"
-  | "CONFLICT"
-  | "PAYLOAD_TOO_LARGE"
-  | "UNSUPPORTED_MEDIA_TYPE"
-  | "TOO_MANY_REQUESTS"
-  | "INTERNAL_SERVER_ERROR"
-  | "SERVICE_UNAVAILABLE";
+
+/** Every code, its status and, where there is one, the message used when none is given. */
+const ERRORS = {
+  BAD_REQUEST: { status: 400 },
+  VALIDATION_ERROR: { status: 400 },
+  INVALID_TOKEN: { status: 400 },
+  UNAUTHENTICATED: { status: 401, fallback: "Authentication is required" },
+  INVALID_CREDENTIALS: { status: 401, fallback: "Invalid email or password" },
+  REAUTHENTICATION_REQUIRED: {
+    status: 401,
+    fallback: "Confirm your password first: POST /auth/reauthenticate, then try again",
+  },
+  FORBIDDEN: { status: 403, fallback: "You are not allowed to do this" },
+  EMAIL_NOT_VERIFIED: { status: 403, fallback: "Verify your email address first" },
+  NOT_FOUND: { status: 404 },
+  CONFLICT: { status: 409 },
+  PAYLOAD_TOO_LARGE: { status: 413 },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415 },
+  TOO_MANY_REQUESTS: { status: 429 },
+  INTERNAL_SERVER_ERROR: { status: 500 },
+  SERVICE_UNAVAILABLE: {
+    status: 503,
+    fallback: "The service is temporarily unavailable, try again shortly",
+  },
+} as const satisfies Record<string, { status: number; fallback?: string }>;
+
+export type ErrorCode = keyof typeof ERRORS;
 
 export interface FieldError {
   path: string;
@@ -26,20 +37,49 @@ export interface FieldError {
 }
 
 export abstract class AppError extends Error {
-  abstract readonly code: ErrorCode;
-  abstract readonly status: number;
   /** Extra response headers, e.g. Retry-After. */
   headers?: Record<string, string>;
+
+  constructor(
+    readonly code: ErrorCode,
+    readonly status: number,
+    message?: string,
+  ) {
+    super(message);
+  }
 }
 
-export class BadRequestError extends AppError {
-  readonly code = "BAD_REQUEST";
-  readonly status = 400;
+/** A class of the table's code: its message may be left out where the table has a fallback. */
+type AppErrorClass<C extends ErrorCode> = (typeof ERRORS)[C] extends { fallback: string }
+  ? new (message?: string) => AppError
+  : new (message: string) => AppError;
+
+/** The base of each error class below, from its row of ERRORS. */
+function appError<C extends ErrorCode>(code: C): AppErrorClass<C> {
+  const row: { status: number; fallback?: string } = ERRORS[code];
+  return class extends AppError {
+    constructor(message = row.fallback) {
+      super(code, row.status, message);
+    }
+  };
 }
 
-export class ValidationError extends AppError {
-  readonly code = "VALIDATION_ERROR";
-  readonly status = 400;
+export class BadRequestError extends appError("BAD_REQUEST") {}
+export class InvalidTokenError extends appError("INVALID_TOKEN") {}
+export class UnauthenticatedError extends appError("UNAUTHENTICATED") {}
+export class InvalidCredentialsError extends appError("INVALID_CREDENTIALS") {}
+/** The session is live but did not prove the password recently enough for what it asks. */
+export class ReauthenticationRequiredError extends appError("REAUTHENTICATION_REQUIRED") {}
+export class ForbiddenError extends appError("FORBIDDEN") {}
+export class EmailNotVerifiedError extends appError("EMAIL_NOT_VERIFIED") {}
+export class NotFoundError extends appError("NOT_FOUND") {}
+export class ConflictError extends appError("CONFLICT") {}
+export class PayloadTooLargeError extends appError("PAYLOAD_TOO_LARGE") {}
+export class UnsupportedMediaTypeError extends appError("UNSUPPORTED_MEDIA_TYPE") {}
+export class ServiceUnavailableError extends appError("SERVICE_UNAVAILABLE") {}
+
+/** The field paths of the request that failed its checks. */
+export class ValidationError extends appError("VALIDATION_ERROR") {
   constructor(
     readonly errors: FieldError[],
     message = "The request has invalid fields",
@@ -52,85 +92,10 @@ export class ValidationError extends AppError {
   }
 }
 
-export class InvalidTokenError extends AppError {
-  readonly code = "INVALID_TOKEN";
-  readonly status = 400;
-}
-
-export class UnauthenticatedError extends AppError {
-  readonly code = "UNAUTHENTICATED";
-  readonly status = 401;
-  constructor(message = "Authentication is required") {
-    super(message);
-  }
-}
-
-export class InvalidCredentialsError extends AppError {
-  readonly code = "INVALID_CREDENTIALS";
-  readonly status = 401;
-  constructor(message = "Invalid email or password") {
-    super(message);
-  }
-}
-
-/** The session is live but did not prove the password recently enough for what it asks. */
-export class ReauthenticationRequiredError extends AppError {
-  readonly code = "REAUTHENTICATION_REQUIRED";
-  readonly status = 401;
-  constructor(message = "Confirm your password first: POST /auth/reauthenticate, then try again") {
-    super(message);
-  }
-}
-
-export class ForbiddenError extends AppError {
-  readonly code = "FORBIDDEN";
-  readonly status = 403;
-  constructor(message = "You are not allowed to do this") {
-    super(message);
-  }
-}
-
-export class EmailNotVerifiedError extends AppError {
-  readonly code = "EMAIL_NOT_VERIFIED";
-  readonly status = 403;
-  constructor(message = "Verify your email address first") {
-    super(message);
-  }
-}
-
-export class NotFoundError extends AppError {
-  readonly code = "NOT_FOUND";
-  readonly status = 404;
-}
-
-export class ConflictError extends AppError {
-  readonly code = "CONFLICT";
-  readonly status = 409;
-}
-
-export class PayloadTooLargeError extends AppError {
-  readonly code = "PAYLOAD_TOO_LARGE";
-  readonly status = 413;
-}
-
-export class UnsupportedMediaTypeError extends AppError {
-  readonly code = "UNSUPPORTED_MEDIA_TYPE";
-  readonly status = 415;
-}
-
-export class TooManyRequestsError extends AppError {
-  readonly code = "TOO_MANY_REQUESTS";
-  readonly status = 429;
+/** With the Retry-After header. */
+export class TooManyRequestsError extends appError("TOO_MANY_REQUESTS") {
   constructor(message: string, retryAfterSeconds: number) {
     super(message);
     this.headers = { "Retry-After": String(Math.max(1, Math.ceil(retryAfterSeconds))) };
-  }
-}
-
-export class ServiceUnavailableError extends AppError {
-  readonly code = "SERVICE_UNAVAILABLE";
-  readonly status = 503;
-  constructor(message = "The service is temporarily unavailable, try again shortly") {
-    super(message);
   }
 }

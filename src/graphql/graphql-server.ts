@@ -1,18 +1,15 @@
 import { ApolloServer, type ApolloServerPlugin } from "@apollo/server";
-import type { GatewayInterface } from "@apollo/server-gateway-interface";
 import {
   ApolloServerPluginCacheControlDisabled,
   ApolloServerPluginLandingPageDisabled,
 } from "@apollo/server/plugin/disabled";
-import { printSchema, type GraphQLFormattedError, type GraphQLSchema } from "graphql";
+import type { GraphQLFormattedError, GraphQLSchema } from "graphql";
 import { recognise, toErrorResponse } from "../errors/error-mapper";
-import type { CompiledExecution } from "./compiled-execution";
 import type { RequestContext } from "./context";
 import { complexityLimitPlugin, MAX_TOKENS, queryLimitRules } from "./query-limits";
 
 export interface GraphqlServerOptions {
   schema: GraphQLSchema;
-  execution: CompiledExecution;
   introspection: boolean;
   exposeErrorDetail: boolean;
 }
@@ -24,7 +21,7 @@ export interface GraphqlServerOptions {
  */
 export function createGraphqlServer(options: GraphqlServerOptions): ApolloServer<RequestContext> {
   return new ApolloServer<RequestContext>({
-    gateway: compiledExecutionGateway(options.schema, options.execution),
+    schema: options.schema,
     introspection: options.introspection,
     // Without introspection, "Did you mean …?" would still spell out the schema field by field.
     hideSchemaDetailsFromClientErrors: !options.introspection,
@@ -50,35 +47,6 @@ export function createGraphqlServer(options: GraphqlServerOptions): ApolloServer
         : { ...shown, message: withoutSuggestion(shown.message) };
     },
   });
-}
-
-/**
- * Apollo parses, validates and runs the plugins as ever; only execution goes through
- * CompiledExecution. The gateway interface is Apollo's one way to supply an executor.
- */
-function compiledExecutionGateway(
-  schema: GraphQLSchema,
-  execution: CompiledExecution,
-): GatewayInterface {
-  return {
-    onSchemaLoadOrUpdate: (callback) => {
-      callback({ apiSchema: schema, coreSupergraphSdl: printSchema(schema) });
-      return () => undefined;
-    },
-    load: () =>
-      Promise.resolve({
-        executor: async (request) =>
-          execution.execute({
-            schema,
-            document: request.document,
-            // The client's choice: graphql reports a name that matches no operation.
-            operationName: request.request.operationName,
-            variableValues: request.request.variables,
-            contextValue: request.context,
-          }),
-      }),
-    stop: () => Promise.resolve(),
-  };
 }
 
 function formatGraphqlError(

@@ -3,24 +3,19 @@ import express, {
   type ErrorRequestHandler,
   type Express,
   type Request,
-  type RequestHandler,
   type Response,
 } from "express";
-import cors from "cors";
-import helmet from "helmet";
 import type { GraphQLSchema } from "graphql";
 import type { Logger } from "pino";
 import type { Config } from "../config";
 import { BadRequestError, NotFoundError, PayloadTooLargeError } from "../errors/app-errors";
 import { isUnexpected, toErrorResponse } from "../errors/error-mapper";
-import { CompiledExecution } from "../graphql/compiled-execution";
 import { createContextBuilder } from "../graphql/context";
 import { createGraphqlServer } from "../graphql/graphql-server";
 import type { Services } from "../services";
 import { graphiqlAssets, graphiqlPage, swaggerUi } from "./explorers";
 import { requireJsonContentType } from "./json-body";
-import { noStore } from "./no-store";
-import { requestLogging } from "./request-logging";
+import { useRequestShell } from "./request-shell";
 import { operationsRoutes, serviceRoot } from "./operations";
 import { memberExportRoute } from "./rest/member-export";
 import { createRestApi } from "./rest/rest-api";
@@ -45,11 +40,8 @@ export async function createApp(
   const app = express();
   useRequestShell(app, config, services, log);
 
-  // One compiled form per document, shared by the REST paths and /graphql.
-  const execution = new CompiledExecution(schema);
   const rest = createRestApi({
     schema,
-    execution,
     buildContext,
     exposeErrorDetail,
     bodyLimitBytes: config.bodyLimitBytes,
@@ -66,7 +58,6 @@ export async function createApp(
 
   const graphql = createGraphqlServer({
     schema,
-    execution,
     introspection: config.graphqlIntrospection,
     exposeErrorDetail,
   });
@@ -85,57 +76,6 @@ export async function createApp(
   });
   app.use(errorResponder(exposeErrorDetail));
   return { app, openApi: rest.openApi, stop: () => graphql.stop() };
-}
-
-/**
- * What every request passes through before its route: request id and log, security
- * headers, CORS and the per-client rate limit. (The benchmark's hand-written floor uses it
- * too, so that it differs from the service only by Sofa and GraphQL.)
- */
-export function useRequestShell(
-  app: Express,
-  config: Config,
-  services: Services,
-  log: Logger,
-): void {
-  app.disable("x-powered-by");
-  // Express would hash every body it sends for a weak ETag, mostly POST /graphql answers
-  // (member pages among them) that no client can revalidate; the REST paths have none.
-  app.set("etag", false);
-  app.set("trust proxy", config.trustProxy);
-  app.use(requestLogging(log));
-  app.use(
-    helmet({
-      // Only where clients come over https: over plain HTTP by hostname, the browser would
-      // fetch the explorers' own scripts over https and show a blank page.
-      contentSecurityPolicy: {
-        directives: { upgradeInsecureRequests: config.servedOverTls ? [] : null },
-      },
-    }),
-  );
-  app.use(noStore);
-  // Browsers may call from the configured origins only; without CORS_ORIGINS, same-origin only.
-  app.use(
-    cors({
-      origin: config.corsOrigins,
-      credentials: true,
-      exposedHeaders: ["x-request-id", "retry-after"],
-    }),
-  );
-  app.use(requestRateLimit(services));
-}
-
-/**
- * Contract §4: every client IP gets RATE_LIMIT_PER_MINUTE requests across both mounts. The
- * health probe is exempt so a load balancer never sees an instance as down for being busy.
- */
-function requestRateLimit(services: Services): RequestHandler {
-  return async (req, _res, next) => {
-    if (req.path !== `${API_BASE}/health`) {
-      await services.rateLimits.consumeRequest(req.ip ?? req.socket.remoteAddress ?? "unknown");
-    }
-    next();
-  };
 }
 
 /** Express-level failures (body reading, unknown paths, argument checks) in the same envelope. */

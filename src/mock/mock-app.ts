@@ -8,7 +8,6 @@ import type { GraphQLSchema } from "graphql";
 import type { Logger } from "pino";
 import { NotFoundError } from "../errors/app-errors";
 import { assertAccess } from "../graphql/access";
-import { CompiledExecution } from "../graphql/compiled-execution";
 import { createGraphqlServer } from "../graphql/graphql-server";
 import { errorResponder } from "../http/app";
 import { graphiqlAssets, graphiqlPage, swaggerUi } from "../http/explorers";
@@ -41,7 +40,6 @@ export async function createMockApp(
 ): Promise<MockApp> {
   const mocked = mockSchema(schema, seed);
   const buildContext = mockContextBuilder(log);
-  const execution = new CompiledExecution(mocked);
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
@@ -67,7 +65,6 @@ export async function createMockApp(
 
   const rest = createRestApi({
     schema: mocked,
-    execution,
     buildContext,
     exposeErrorDetail: true,
     bodyLimitBytes: BODY_LIMIT_BYTES,
@@ -100,7 +97,6 @@ export async function createMockApp(
 
   const graphql = createGraphqlServer({
     schema: mocked,
-    execution,
     introspection: true,
     exposeErrorDetail: true,
   });

@@ -1,6 +1,5 @@
 import { BranchServiceRepository } from "../../src/modules/branch-services/branch-service.repository";
 import { BranchServiceService } from "../../src/modules/branch-services/branch-service.service";
-import { Role } from "../../src/modules/users/role";
 import { buildAdmin, buildBranchService } from "../support/factories";
 import { startTestApp, type TestApp } from "../support/test-app";
 
@@ -20,19 +19,12 @@ it("refuses to delete a branch that member records name (409) and keeps it", asy
     new BranchServiceRepository(app.services.models.branchServices),
     (id) => Promise.resolve(inUse.has(id)),
   );
-  const caller = {
-    id: admin.id,
-    role: Role.ADMIN,
-    sessionId: "s",
-    user: {} as never,
-    authenticatedAt: null,
-  };
-  await expect(service.delete(caller, branch.id)).rejects.toMatchObject({
+  await expect(service.delete(branch.id)).rejects.toMatchObject({
     code: "CONFLICT",
     status: 409,
   });
   expect(await app.services.models.branchServices.exists({ _id: branch.id })).not.toBeNull();
   inUse.clear();
-  await service.delete(caller, branch.id);
+  await service.delete(branch.id);
   expect(await app.services.models.branchServices.exists({ _id: branch.id })).toBeNull();
 });

@@ -1,6 +1,6 @@
 /**
- * Every object type is declared with `simpleResolvers: true`, so that graphql-jit compiles a
- * plain field to a property read instead of calling type-graphql's per-field wrapper (see
+ * Every object type is declared with `simpleResolvers: true`, so that a plain field is a
+ * property read instead of a call through type-graphql's per-field wrapper (see
  * "Plain fields" in docs/decisions.md). type-graphql then skips field-level @Authorized and
  * @UseMiddleware on those types without a word, so these tests also make sure there is none:
  * access is decided per root field (src/graphql/access.ts).

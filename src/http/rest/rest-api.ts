@@ -1,5 +1,6 @@
-import express, { type Request, type Response } from "express";
+import express, { type Request, type RequestHandler, type Response } from "express";
 import {
+  execute,
   type ExecutionArgs,
   type ExecutionResult,
   type GraphQLField,
@@ -9,7 +10,6 @@ import qs from "qs";
 import { useSofa } from "sofa-api";
 import { Response as FetchResponse } from "fets";
 import { accessOf, assertAccess } from "../../graphql/access";
-import type { CompiledExecution } from "../../graphql/compiled-execution";
 import type { RequestContext } from "../../graphql/context";
 import { NotFoundError } from "../../errors/app-errors";
 import { toErrorResponse } from "../../errors/error-mapper";
@@ -20,25 +20,33 @@ import { API_BASE, fieldOf, REST_ROUTES, type RestRoute } from "./rest-routes";
 
 export interface RestApiOptions {
   schema: GraphQLSchema;
-  execution: CompiledExecution;
   buildContext: (req: Request, res: Response) => Promise<RequestContext>;
   exposeErrorDetail: boolean;
   bodyLimitBytes: number;
 }
 
+/** What the gate checked for this request, kept on its context for the execute step. */
+const CHECKED_CALL = Symbol("restCall");
+
+interface CheckedCall {
+  route: RestRoute;
+  variables: RawArguments;
+}
+
+type RestContext = RequestContext & { [CHECKED_CALL]?: CheckedCall };
+
 /**
- * /api/v1: every documented path runs its GraphQL operation through Sofa: express matches the
- * path and calls the handler Sofa made for that operation. Before it, each request is read and
- * checked here (body size, JSON, argument types) so that client mistakes answer 4xx with field
- * paths; anything off the route table never reaches Sofa (whose router would otherwise also
- * serve its /webhook routes).
+ * /api/v1: each path of the route table is an express route whose last handler is Sofa's
+ * server adapter (`useSofa`), which runs the path's GraphQL operation.
+ * Before Sofa, the route's gate reads and checks the request (body size and JSON, the
+ * caller's role, the arguments' types) so that client mistakes answer 4xx with field paths;
+ * Sofa's execute step then runs with the arguments the gate checked. A path off the table
+ * never reaches Sofa (whose router would also serve /webhook routes).
  */
 export function createRestApi(options: RestApiOptions): {
   router: express.Router;
   openApi: Record<string, unknown>;
 } {
-  // What the gate checked for each request, for the execute step below.
-  const checkedCalls = new WeakMap<object, CheckedCall>();
   const sofa = useSofa({
     basePath: API_BASE,
     schema: options.schema,
@@ -53,9 +61,9 @@ export function createRestApi(options: RestApiOptions): {
         },
       ]),
     ),
+    // The same context the gate built (buildContext makes one per request).
     context: ({ req, res }: { req: Request; res: Response }) => options.buildContext(req, res),
-    execute: (args: ExecutionArgs) =>
-      executeChecked(options.execution, args, checkedCalls.get(args.contextValue as object)),
+    execute: executeChecked,
     customScalars: OPENAPI_SCALARS,
     errorHandler: (errors) => {
       // Sofa reports several errors at once only for variables; the first decides the status.
@@ -68,24 +76,18 @@ export function createRestApi(options: RestApiOptions): {
     openAPI: { info: { title: "Chaplaincy membership API", version: "1.0.0" } },
     swaggerUI: { endpoint: false as unknown as string },
   });
+  // Sofa's server adapter answers the node request with a fetch Response, which is written
+  // back here: a 204 must go out without the JSON content type Sofa gives every answer.
+  const runSofa: RequestHandler = async (req, res) => {
+    await sendFetchResponse(await sofa.handleNodeRequestAndResponse(req, res, { req, res }), res);
+  };
 
-  const handlers = sofaHandlers(sofa);
   const router = express.Router();
   for (const route of REST_ROUTES) {
-    const field = operationField(options.schema, route);
-    const access = accessOf(field.name);
-    const sofaHandler = handlers.get(routeKey(route));
-    if (!sofaHandler) throw new Error(`Sofa made no handler for ${route.method} ${route.path}`);
-    const handler = async (req: Request, res: Response) => {
-      const context = await options.buildContext(req, res);
-      // The role gate first: a caller without the right gets 401/403, not our validation rules.
-      if (access !== "public") assertAccess(context, access === "signed-in" ? [] : access);
-      const raw = collectArguments(route, req);
-      const clean = checkArguments(field.args, raw);
-      checkedCalls.set(context, { route, variables: clean });
-      await sendFetchResponse(await sofaHandler(EMPTY_REQUEST, { req, res }), res);
-    };
-    const chain = isBodyMethod(route) ? [readJsonBody(options.bodyLimitBytes), handler] : [handler];
+    const gate = restGate(route, operationField(options.schema, route), options.buildContext);
+    const chain = isBodyMethod(route)
+      ? [readJsonBody(options.bodyLimitBytes), gate, runSofa]
+      : [gate, runSofa];
     router[route.method.toLowerCase() as "get" | "post" | "put" | "patch" | "delete"](
       route.path,
       ...chain,
@@ -101,6 +103,27 @@ export function createRestApi(options: RestApiOptions): {
   return { router, openApi };
 }
 
+/**
+ * The one access check and the one argument check of a REST request. The role comes first: a
+ * caller without the right gets 401/403, not our validation rules.
+ */
+function restGate(
+  route: RestRoute,
+  field: GraphQLField<unknown, unknown>,
+  buildContext: RestApiOptions["buildContext"],
+): RequestHandler {
+  const access = accessOf(field.name);
+  return async (req, res, next) => {
+    const context: RestContext = await buildContext(req, res);
+    if (access !== "public") assertAccess(context, access === "signed-in" ? [] : access);
+    context[CHECKED_CALL] = {
+      route,
+      variables: checkArguments(field.args, collectArguments(route, req)),
+    };
+    next();
+  };
+}
+
 function operationField(schema: GraphQLSchema, route: RestRoute): GraphQLField<unknown, unknown> {
   const { kind, field } = fieldOf(route);
   const type = kind === "Query" ? schema.getQueryType() : schema.getMutationType();
@@ -114,23 +137,17 @@ function isBodyMethod(route: RestRoute): boolean {
   return route.method === "POST" || route.method === "PUT" || route.method === "PATCH";
 }
 
-interface CheckedCall {
-  route: RestRoute;
-  variables: RawArguments;
-}
-
 /**
  * Runs the operation with the variables the gate checked rather than Sofa's own reading of
  * the request, which drops explicit nulls (a body could never clear a field). Fields the
  * route marks are left out of the response when null.
  */
-async function executeChecked(
-  execution: CompiledExecution,
-  args: ExecutionArgs,
-  call: CheckedCall | undefined,
-): Promise<ExecutionResult> {
-  const result = await execution.execute(call ? { ...args, variableValues: call.variables } : args);
-  const omit = call?.route.omitWhenNull;
+async function executeChecked(args: ExecutionArgs): Promise<ExecutionResult> {
+  const call = (args.contextValue as RestContext)[CHECKED_CALL];
+  // Sofa runs only behind a gate; a call without one is a wiring mistake, not a request's.
+  if (!call) throw new Error("Sofa ran an operation the REST gate did not check");
+  const result = await execute({ ...args, variableValues: call.variables });
+  const omit = call.route.omitWhenNull;
   if (!omit || !result.data) return result;
   const { field } = fieldOf(call.route);
   const payload = result.data[field] as Record<string, unknown> | null;
@@ -156,34 +173,6 @@ function queryString(url: string): string {
   const index = url.indexOf("?");
   return index === -1 ? "" : url.slice(index + 1);
 }
-
-type SofaHandler = (
-  request: typeof EMPTY_REQUEST,
-  serverContext: { req: Request; res: Response },
-) => Promise<globalThis.Response>;
-
-/**
- * What Sofa's handler of a route reads of its request: the body, the query string and the path
- * parameters, from which it builds the operation's variables. Those are replaced by the ones
- * the gate checked (executeChecked), so it is handed nothing to read.
- */
-const EMPTY_REQUEST = Object.freeze({ body: null, url: "", params: Object.freeze({}) });
-
-/**
- * The handler Sofa made for each route (its GraphQL operation, executed with the context and
- * answered as JSON or through errorHandler), by "METHOD /path". Express has matched the route
- * already: Sofa's own router would only match it again, through a fetch Request built from
- * the node request, URL patterns and a fetch Response written back (docs/decisions.md,
- * "Sofa's handlers called from express").
- */
-function sofaHandlers(sofa: unknown): Map<string, SofaHandler> {
-  const routes = (sofa as { __routes: { method: string; path: string; handler: SofaHandler }[] })
-    .__routes;
-  return new Map(routes.map((route) => [routeKey(route), route.handler]));
-}
-
-/** Our routes and Sofa's share their method and path: "GET /offices/:id". */
-const routeKey = (route: { method: string; path: string }) => `${route.method} ${route.path}`;
 
 /** Status, headers and body of Sofa's fetch Response, on the node response. */
 async function sendFetchResponse(response: globalThis.Response, res: Response): Promise<void> {

@@ -23,17 +23,14 @@ export class BranchServiceResolver {
   @Authorized(Role.ADMIN)
   @Mutation(() => BranchServicePayload, { description: "Create a branch of service. Admin only." })
   async createBranchService(@Args() args: CreateBranchServiceArgs, @Ctx() ctx: RequestContext) {
-    const branch = await ctx.services.branchServices.create(ctx.caller!, args);
+    const branch = await ctx.services.branchServices.create(args);
     return created(branch, "Branch of service created");
   }
 
   @Authorized(Role.ADMIN)
   @Mutation(() => BranchServicePayload, { description: "Partial update. Admin only." })
   async updateBranchService(@Args() args: UpdateBranchServiceArgs, @Ctx() ctx: RequestContext) {
-    return ok(
-      await ctx.services.branchServices.update(ctx.caller!, args),
-      "Branch of service updated",
-    );
+    return ok(await ctx.services.branchServices.update(args), "Branch of service updated");
   }
 
   @Authorized(Role.ADMIN)
@@ -41,7 +38,7 @@ export class BranchServiceResolver {
     description: "Delete a branch no member record names. Admin only.",
   })
   async deleteBranchService(@Arg("id", () => UUIDResolver) id: string, @Ctx() ctx: RequestContext) {
-    await ctx.services.branchServices.delete(ctx.caller!, id);
+    await ctx.services.branchServices.delete(id);
     return acknowledged("Branch of service deleted");
   }
 }

@@ -1,5 +1,4 @@
 import { ConflictError, NotFoundError } from "../../errors/app-errors";
-import type { Caller } from "../../graphql/context";
 import { Pagination, type Page } from "../../graphql/envelopes";
 import type { PageArgs } from "../../graphql/paging";
 import { isDuplicateKeyError } from "../../db/errors";
@@ -36,7 +35,7 @@ export class BranchServiceService {
     return BranchService.from(await this.findRecord(id));
   }
 
-  async create(_caller: Caller, args: CreateBranchServiceArgs): Promise<BranchService> {
+  async create(args: CreateBranchServiceArgs): Promise<BranchService> {
     const title = args.title.trim();
     const description = args.description.trim();
     try {
@@ -54,7 +53,7 @@ export class BranchServiceService {
     }
   }
 
-  async update(_caller: Caller, args: UpdateBranchServiceArgs): Promise<BranchService> {
+  async update(args: UpdateBranchServiceArgs): Promise<BranchService> {
     const current = await this.findRecord(args.id);
     const changes: BranchChanges = {};
     if (args.title !== undefined) {
@@ -80,7 +79,7 @@ export class BranchServiceService {
     }
   }
 
-  async delete(_caller: Caller, id: string): Promise<void> {
+  async delete(id: string): Promise<void> {
     await this.findRecord(id);
     if (await this.isBranchInUse(id)) {
       throw new ConflictError(

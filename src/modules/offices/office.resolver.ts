@@ -23,13 +23,13 @@ export class OfficeResolver {
   @Authorized(Role.ADMIN)
   @Mutation(() => OfficeTitlePayload, { description: "Create an office title. Admin only." })
   async createOffice(@Args() args: CreateOfficeArgs, @Ctx() ctx: RequestContext) {
-    return created(await ctx.services.offices.create(ctx.caller!, args), "Office title created");
+    return created(await ctx.services.offices.create(args), "Office title created");
   }
 
   @Authorized(Role.ADMIN)
   @Mutation(() => OfficeTitlePayload, { description: "Partial update. Admin only." })
   async updateOffice(@Args() args: UpdateOfficeArgs, @Ctx() ctx: RequestContext) {
-    return ok(await ctx.services.offices.update(ctx.caller!, args), "Office title updated");
+    return ok(await ctx.services.offices.update(args), "Office title updated");
   }
 
   @Authorized(Role.ADMIN)
@@ -37,7 +37,7 @@ export class OfficeResolver {
     description: "Delete an office title nobody holds. Admin only.",
   })
   async deleteOffice(@Arg("id", () => UUIDResolver) id: string, @Ctx() ctx: RequestContext) {
-    await ctx.services.offices.delete(ctx.caller!, id);
+    await ctx.services.offices.delete(id);
     return acknowledged("Office title deleted");
   }
 }

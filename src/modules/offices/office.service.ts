@@ -2,7 +2,6 @@ import { isDuplicateKeyError } from "../../db/errors";
 import { searchableText } from "../../db/search-text";
 import { uuidv7 } from "../../db/uuid";
 import { ConflictError, NotFoundError, ValidationError } from "../../errors/app-errors";
-import type { Caller } from "../../graphql/context";
 import { Pagination, type Page } from "../../graphql/envelopes";
 import { newSections, replaceSections } from "../sections/section.replace";
 import { rankOf } from "./office-level";
@@ -59,7 +58,7 @@ export class OfficeService {
     return OfficeTitle.from(await this.findRecord(id));
   }
 
-  async create(_caller: Caller, args: CreateOfficeArgs): Promise<OfficeTitle> {
+  async create(args: CreateOfficeArgs): Promise<OfficeTitle> {
     const name = nameOf(args);
     if (name === undefined) throw ValidationError.field("name", "name (or title) is required");
     const description = args.description?.trim() || null;
@@ -87,7 +86,7 @@ export class OfficeService {
    * A partial update. Lowering maxSlots is conditional on the slots taken at that moment, in
    * the same update, so no appointment can slip in between the check and the write.
    */
-  async update(_caller: Caller, args: UpdateOfficeArgs): Promise<OfficeTitle> {
+  async update(args: UpdateOfficeArgs): Promise<OfficeTitle> {
     for (const field of ["name", "title", "level"] as const) {
       if (args[field] === null) throw ValidationError.field(field, `${field} cannot be null`);
     }
@@ -106,7 +105,7 @@ export class OfficeService {
   }
 
   /** Refused while anyone holds the office; its ended appointments go with it. */
-  async delete(_caller: Caller, id: string): Promise<void> {
+  async delete(id: string): Promise<void> {
     await this.findRecord(id);
     if (!(await this.offices.deleteUnheld(id))) {
       // Refuse only on a count checked against the appointments.

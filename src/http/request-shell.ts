@@ -1,0 +1,61 @@
+import cors from "cors";
+import type { Express, RequestHandler } from "express";
+import helmet from "helmet";
+import type { Logger } from "pino";
+import type { Config } from "../config";
+import type { Services } from "../services";
+import { noStore } from "./no-store";
+import { requestLogging } from "./request-logging";
+import { API_BASE } from "./rest/rest-routes";
+
+/**
+ * What every request passes through before its route: request id and log, security
+ * headers, no-store, CORS and the per-client rate limit. The benchmark's hand-written floor
+ * passes its requests through the same shell, so it differs from the service only by Sofa and
+ * GraphQL.
+ */
+export function useRequestShell(
+  app: Express,
+  config: Config,
+  services: Services,
+  log: Logger,
+): void {
+  app.disable("x-powered-by");
+  // Express would hash every body it sends for a weak ETag, mostly POST /graphql answers
+  // (member pages among them) that no client can revalidate; the REST paths have none.
+  app.set("etag", false);
+  app.set("trust proxy", config.trustProxy);
+  app.use(requestLogging(log));
+  app.use(
+    helmet({
+      // Only where clients come over https: over plain HTTP by hostname, the browser would
+      // fetch the explorers' own scripts over https and show a blank page.
+      contentSecurityPolicy: {
+        directives: { upgradeInsecureRequests: config.servedOverTls ? [] : null },
+      },
+    }),
+  );
+  app.use(noStore);
+  // Browsers may call from the configured origins only; without CORS_ORIGINS, same-origin only.
+  app.use(
+    cors({
+      origin: config.corsOrigins,
+      credentials: true,
+      exposedHeaders: ["x-request-id", "retry-after"],
+    }),
+  );
+  app.use(requestRateLimit(services));
+}
+
+/**
+ * Contract §4: every client IP gets RATE_LIMIT_PER_MINUTE requests across both mounts. The
+ * health probe is exempt so a load balancer never sees an instance as down for being busy.
+ */
+function requestRateLimit(services: Services): RequestHandler {
+  return async (req, _res, next) => {
+    if (req.path !== `${API_BASE}/health`) {
+      await services.rateLimits.consumeRequest(req.ip ?? req.socket.remoteAddress ?? "unknown");
+    }
+    next();
+  };
+}
