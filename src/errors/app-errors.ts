@@ -31,6 +31,9 @@ const ERRORS = {
 
 export type ErrorCode = keyof typeof ERRORS;
 
+/** The HTTP status a code answers with (REST, and `extensions.status` on GraphQL). */
+export const statusOfCode = (code: ErrorCode): number => ERRORS[code].status;
+
 export interface FieldError {
   path: string;
   message: string;

@@ -1,4 +1,4 @@
-import type { ErrorCode } from "../../errors/app-errors";
+import { statusOfCode, type ErrorCode } from "../../errors/app-errors";
 
 type Json = Record<string, unknown>;
 
@@ -17,31 +17,28 @@ const REASONS: Record<number, string> = {
   503: "Database unavailable; retry shortly",
 };
 
-/** Each code's status and a message as the service words it, for the documented examples. */
-const CODES: Record<ErrorCode, { status: number; message: string; errors?: Json[] }> = {
+/** Each code with a message as the service words it, for the documented examples. */
+const CODES: Record<ErrorCode, { message: string; errors?: Json[] }> = {
   VALIDATION_ERROR: {
-    status: 400,
     message: "The request has invalid fields",
     errors: [{ path: "email", message: "email must be an email" }],
   },
-  BAD_REQUEST: { status: 400, message: "The request body is not valid JSON" },
-  INVALID_TOKEN: { status: 400, message: "The token or code is invalid or has expired" },
-  UNAUTHENTICATED: { status: 401, message: "Authentication is required" },
-  INVALID_CREDENTIALS: { status: 401, message: "Invalid email or password" },
+  BAD_REQUEST: { message: "The request body is not valid JSON" },
+  INVALID_TOKEN: { message: "The token or code is invalid or has expired" },
+  UNAUTHENTICATED: { message: "Authentication is required" },
+  INVALID_CREDENTIALS: { message: "Invalid email or password" },
   REAUTHENTICATION_REQUIRED: {
-    status: 401,
-    message: "Sign in again with your password to do this (POST /auth/reauthenticate)",
+    message: "Confirm your password first: POST /auth/reauthenticate, then try again",
   },
-  FORBIDDEN: { status: 403, message: "You are not allowed to do this" },
-  EMAIL_NOT_VERIFIED: { status: 403, message: "Verify your email address first" },
-  NOT_FOUND: { status: 404, message: "No record with this id" },
-  CONFLICT: { status: 409, message: "This conflicts with the record's current state" },
-  PAYLOAD_TOO_LARGE: { status: 413, message: "The request body exceeds 1 MiB" },
-  UNSUPPORTED_MEDIA_TYPE: { status: 415, message: "The request body must be JSON" },
-  TOO_MANY_REQUESTS: { status: 429, message: "Too many requests; try again later" },
-  INTERNAL_SERVER_ERROR: { status: 500, message: "Something went wrong" },
+  FORBIDDEN: { message: "You are not allowed to do this" },
+  EMAIL_NOT_VERIFIED: { message: "Verify your email address first" },
+  NOT_FOUND: { message: "No record with this id" },
+  CONFLICT: { message: "This conflicts with the record's current state" },
+  PAYLOAD_TOO_LARGE: { message: "The request body exceeds 1 MiB" },
+  UNSUPPORTED_MEDIA_TYPE: { message: "The request body must be JSON" },
+  TOO_MANY_REQUESTS: { message: "Too many requests; try again later" },
+  INTERNAL_SERVER_ERROR: { message: "Something went wrong" },
   SERVICE_UNAVAILABLE: {
-    status: 503,
     message: "The service is temporarily unavailable, try again shortly",
   },
 };
@@ -60,8 +57,6 @@ const USUAL_CODES: Partial<Record<number, ErrorCode[]>> = {
   503: ["SERVICE_UNAVAILABLE"],
 };
 
-export const statusOfCode = (code: ErrorCode): number => CODES[code].status;
-
 /**
  * The error envelope under each status, in order (400: with the field problems), each with
  * an example per code it may carry, so a client sees what to switch on.
@@ -75,7 +70,7 @@ export function errorResponses(
     const schema = status === 400 ? "ValidationErrorResponse" : "ErrorResponse";
     const codes = [
       ...(USUAL_CODES[status] ?? []),
-      ...extraCodes.filter((code) => CODES[code].status === status),
+      ...extraCodes.filter((code) => statusOfCode(code) === status),
     ];
     const examples = Object.fromEntries(
       [...new Set(codes)].map((code) => {

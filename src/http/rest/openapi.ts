@@ -1,7 +1,8 @@
 import type { GraphQLSchema } from "graphql";
+import { statusOfCode } from "../../errors/app-errors";
 import { accessOf } from "../../graphql/access";
 import { markNullable, moveRefSiblings, orderedTags, summaryOf } from "./openapi-details";
-import { errorResponses, errorSchemas, statusOfCode } from "./openapi-errors";
+import { errorResponses, errorSchemas } from "./openapi-errors";
 import { exampleOf } from "./openapi-examples";
 import { CSV_HEADER } from "../../modules/members/member-csv";
 import { MEMBER_EXPORT_FILTERS, MEMBER_EXPORT_PATH, MEMBER_EXPORT_ROLES } from "./member-export";
