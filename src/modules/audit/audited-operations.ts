@@ -87,6 +87,8 @@ export const AUDITED_QUERIES: Record<string, AuditRule | { notAudited: string }>
   currentUser: { notAudited: "the caller's own account" },
   currentUserExport: { notAudited: "the caller's own data" },
   myMemberships: { notAudited: "the caller's own applications" },
+  sessions: { notAudited: "the caller's own sessions" },
+  publicMember: { notAudited: "a public credential check: only what the member's card shows" },
   users: { action: "user.list", targetType: "user", target: () => null },
   user: { action: "user.read", targetType: "user", target: byArg("userId") },
   userExport: { notAudited: "audited in its resolver, with the account it exports" },
