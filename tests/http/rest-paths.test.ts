@@ -29,6 +29,27 @@ describe("REST paths", () => {
     expect(JSON.parse(response.text)).toMatchObject({ code: "OK", data: { id: officeId } });
   });
 
+  it("check the caller before the arguments: 401 and 403 rather than 400, for bad and good input", async () => {
+    const bad = { name: "", level: "NOT_A_LEVEL" };
+    const good = { name: `Title ${Date.now()}`, level: "CITY_CHAPLAIN" };
+    for (const body of [bad, good]) {
+      const anonymous = await app.http().post("/api/v1/offices/create").send(body);
+      expect([anonymous.status, anonymous.body.code]).toEqual([401, "UNAUTHENTICATED"]);
+      const asMember = await app
+        .http()
+        .post("/api/v1/offices/create")
+        .set(bearer(member))
+        .send(body);
+      expect([asMember.status, asMember.body.code]).toEqual([403, "FORBIDDEN"]);
+    }
+    const asAdmin = await app.http().post("/api/v1/offices/create").set(bearer(admin)).send(bad);
+    expect([asAdmin.status, asAdmin.body.code]).toEqual([400, "VALIDATION_ERROR"]);
+    const listed = await app.http().get("/api/v1/offices?limit=100").set(bearer(admin));
+    expect(listed.body.data.map((office: { name: string }) => office.name)).not.toContain(
+      good.name,
+    );
+  });
+
   it("answer an operation's error with its status and envelope", async () => {
     const missing = "00000000-0000-4000-8000-000000000000";
     const response = await app.http().get(`/api/v1/offices/${missing}`).set(bearer(member));

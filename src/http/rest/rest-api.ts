@@ -39,7 +39,7 @@ type RestContext = RequestContext & { [CHECKED_CALL]?: CheckedCall };
  * /api/v1: each path of the route table is an express route whose last handler is Sofa's
  * server adapter (`useSofa`), which runs the path's GraphQL operation.
  * Before Sofa, the route's gate reads and checks the request (body size and JSON, the
- * caller's role, the arguments' types) so that client mistakes answer 4xx with field paths;
+ * arguments' types) so that client mistakes answer 4xx with field paths;
  * Sofa's execute step then runs with the arguments the gate checked. A path off the table
  * never reaches Sofa (whose router would also serve /webhook routes).
  */
@@ -104,8 +104,9 @@ export function createRestApi(options: RestApiOptions): {
 }
 
 /**
- * The one access check and the one argument check of a REST request. The role comes first: a
- * caller without the right gets 401/403, not our validation rules.
+ * The one argument check of a REST request. The caller's access is checked once too: by the
+ * schema's authChecker when the operation runs, or here when the arguments fail, so that a
+ * caller without the right gets 401/403 and learns nothing of our validation rules.
  */
 function restGate(
   route: RestRoute,
@@ -115,11 +116,14 @@ function restGate(
   const access = accessOf(field.name);
   return async (req, res, next) => {
     const context: RestContext = await buildContext(req, res);
-    if (access !== "public") assertAccess(context, access === "signed-in" ? [] : access);
-    context[CHECKED_CALL] = {
-      route,
-      variables: checkArguments(field.args, collectArguments(route, req)),
-    };
+    let variables: RawArguments;
+    try {
+      variables = checkArguments(field.args, collectArguments(route, req));
+    } catch (error) {
+      if (access !== "public") assertAccess(context, access === "signed-in" ? [] : access);
+      throw error;
+    }
+    context[CHECKED_CALL] = { route, variables };
     next();
   };
 }
