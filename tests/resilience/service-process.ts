@@ -56,7 +56,23 @@ export function serviceEnv(overrides: Record<string, string>): Record<string, st
  * or is not healthy within 30 s; the process is killed in that case.
  */
 export async function startServiceProcess(env: Record<string, string>): Promise<ServiceProcess> {
-  const port = await freePort();
+  for (let attempt = 1; ; attempt += 1) {
+    const port = await freePort();
+    try {
+      return await startServiceProcessOn(port, env);
+    } catch (error) {
+      // The port was free when chosen, but another process (an engine started meanwhile by
+      // this or a parallel test) may take it before the service binds it: choose another.
+      const taken = String(error).includes(`EADDRINUSE 127.0.0.1:${port}`);
+      if (!taken || attempt === 3) throw error;
+    }
+  }
+}
+
+async function startServiceProcessOn(
+  port: number,
+  env: Record<string, string>,
+): Promise<ServiceProcess> {
   const child = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", "src/main.ts"], {
     cwd: root,
     env: { ...process.env, ...env, PORT: String(port) },
