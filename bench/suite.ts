@@ -3,7 +3,7 @@
  * Apollo alone, applications, sign-ins and the login storm, and the streaming export.
  */
 import { DEMO_PASSWORD } from "../scripts/demo/demo-data";
-import { SAMPLE_APPLICATION } from "../scripts/demo/sample-application";
+import { SAMPLE_APPLICATION } from "../src/modules/members/sample-application";
 import { connectDatabase } from "../src/db/connection";
 import { signIn } from "./client";
 import { BENCH_PASSWORD, createApplicants } from "./dataset";

@@ -4,6 +4,7 @@ import { REGIONS } from "../../scripts/demo/places";
 import { MOCK_MISSING_ID, MOCK_TOTAL } from "../../src/mock/mock-schema";
 import { startMockServer, type MockServer } from "../../src/mock/mock-server";
 import { REST_ROUTES } from "../../src/http/rest/rest-routes";
+import { SAMPLE_APPLICATION } from "../../src/modules/members/sample-application";
 
 let mock: MockServer;
 let token: string;
@@ -94,25 +95,7 @@ describe("the mock server: members", () => {
     expect(new Set(approved.body.data.map((m: { status: string }) => m.status))).toEqual(
       new Set(["APPROVED"]),
     );
-    const applied = await http().post("/api/v1/members/apply").set(auth()).send({
-      firstName: "Maria",
-      lastName: "Santos",
-      mobilePhoneNumber: "09171234567",
-      homeAddress: "12 Mabini Street",
-      civilStatus: "SINGLE",
-      gender: "FEMALE",
-      nationality: "Filipino",
-      dateOfBirth: "1990-03-15T00:00:00.000Z",
-      region: "Region VII (Central Visayas)",
-      province: "Cebu",
-      municipalityCity: "Cebu City",
-      barangay: "Lahug",
-      emergencyContactName: "Jose Santos",
-      emergencyContactMobile: "09181234567",
-      churchAffiliation: "Victory Christian Fellowship",
-      churchAddress: "Cebu City",
-      currentPositionRole: "Elder",
-    });
+    const applied = await http().post("/api/v1/members/apply").set(auth()).send(SAMPLE_APPLICATION);
     expect(applied.status).toBe(201);
     expect(applied.body).toMatchObject({
       code: "CREATED",

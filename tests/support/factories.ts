@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { SAMPLE_APPLICATION } from "../../scripts/demo/sample-application";
+import { SAMPLE_APPLICATION } from "../../src/modules/members/sample-application";
 import { Role } from "../../src/modules/users/role";
 import { verificationCodeIn } from "./mailbox";
 import type { TestApp } from "./test-app";

@@ -1,3 +1,5 @@
+import { SAMPLE_APPLICATION } from "../../modules/members/sample-application";
+
 type Json = Record<string, unknown>;
 
 /**
@@ -19,22 +21,8 @@ const BY_NAME: Record<string, unknown> = {
   description: "Chaplaincy service to the soldiers of the Philippine Army",
   reason: "Complete and verified application",
   status: "APPROVED",
-  firstName: "Maria",
+  ...SAMPLE_APPLICATION,
   middleName: "Reyes",
-  lastName: "Santos",
-  mobilePhoneNumber: "09171234567",
-  homeAddress: "12 Mabini Street",
-  nationality: "Filipino",
-  dateOfBirth: "1990-03-15T00:00:00.000Z",
-  region: "Region VII (Central Visayas)",
-  province: "Cebu",
-  municipalityCity: "Cebu City",
-  barangay: "Lahug",
-  emergencyContactName: "Jose Santos",
-  emergencyContactMobile: "09181234567",
-  churchAffiliation: "Victory Christian Fellowship",
-  churchAddress: "Cebu City",
-  currentPositionRole: "Elder",
   noticeVersion: "2026-01",
   startDate: "2026-01-15T00:00:00.000Z",
   endDate: "2027-01-15T00:00:00.000Z",

@@ -1,6 +1,6 @@
+// Over 300 lines because it is a table, one row per route.
 import type { ErrorCode } from "../../errors/app-errors";
 
-// Over 300 lines because it is a table, one row per route.
 export const API_BASE = "/api/v1";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";

@@ -1,6 +1,6 @@
 /**
  * One complete, plausible membership application (the fields contract §6 requires): what
- * tests and the benchmark send to POST /members/apply.
+ * tests and the benchmark send to POST /members/apply, and the OpenAPI document shows.
  */
 export const SAMPLE_APPLICATION = {
   firstName: "Maria",
