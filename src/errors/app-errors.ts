@@ -9,8 +9,8 @@
  * words its own, an example of one (for the API documentation).
  */
 const ERRORS = {
-  BAD_REQUEST: { status: 400, example: "The request body is not valid JSON" },
   VALIDATION_ERROR: { status: 400, example: "The request has invalid fields" },
+  BAD_REQUEST: { status: 400, example: "The request body is not valid JSON" },
   INVALID_TOKEN: { status: 400, example: "The token or code is invalid or has expired" },
   UNAUTHENTICATED: { status: 401, fallback: "Authentication is required" },
   INVALID_CREDENTIALS: { status: 401, fallback: "Invalid email or password" },

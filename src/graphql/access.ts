@@ -1,7 +1,7 @@
 import type { GraphQLField } from "graphql";
 // The one place type-graphql's own @Authorized is used: wrapped below.
 // eslint-disable-next-line no-restricted-imports
-import { Authorized as Gate, Extensions } from "type-graphql";
+import { Authorized as Gate, Extensions, type AuthCheckerFn } from "type-graphql";
 import { ForbiddenError, UnauthenticatedError } from "../errors/app-errors";
 import type { Role } from "../modules/users/role";
 import type { RequestContext } from "./context";
@@ -34,6 +34,12 @@ export function assertAccess(context: RequestContext, roles: readonly Role[]): v
   if (!caller) throw context.authError ?? new UnauthenticatedError();
   if (roles.length > 0 && !roles.includes(caller.role)) throw new ForbiddenError();
 }
+
+/** The coarse gate: a caller for any @Authorized, the role for @Authorized(Role.X). */
+export const authChecker: AuthCheckerFn<RequestContext, Role> = ({ context }, roles) => {
+  assertAccess(context, roles);
+  return true;
+};
 
 /** The same check from a field's access, for the gates that run before the operation. */
 export function assertFieldAccess(

@@ -12,7 +12,7 @@ import { OfficeHolderResolver } from "../modules/offices/office-holder.resolver"
 import { OfficeResolver } from "../modules/offices/office.resolver";
 import { DataExportResolver } from "../modules/privacy/data-export.resolver";
 import { UsersResolver } from "../modules/users/users.resolver";
-import { authChecker } from "./auth-checker";
+import { authChecker } from "./access";
 import { validateArguments } from "./validation";
 
 export const resolvers = [

@@ -22,7 +22,8 @@ import { graphiqlAssets, graphiqlPage, swaggerUi } from "./explorers";
 import { useRequestShell } from "./request-shell";
 import { operationsRoutes, serviceRoot } from "./operations";
 import { describeMemberExport, memberExportRoute } from "./member-export";
-import { API_BASE, createRestApi, jsonBody } from "./rest/rest-api";
+import { jsonBody } from "./json-body";
+import { API_BASE, createRestApi } from "./rest/rest-api";
 
 export interface AppParts {
   app: Express;

@@ -17,7 +17,8 @@ import {
   MEMBER_EXPORT_PATH,
   MEMBER_EXPORT_ROLES,
 } from "../http/member-export";
-import { API_BASE, createRestApi, jsonBody } from "../http/rest/rest-api";
+import { jsonBody } from "../http/json-body";
+import { API_BASE, createRestApi } from "../http/rest/rest-api";
 import { CSV_HEADER } from "../modules/members/member-csv";
 import { mockContextBuilder } from "./mock-context";
 import { mockSchema } from "./mock-schema";

@@ -23,19 +23,13 @@ const REASONS: Record<number, string> = {
   503: "Database unavailable; retry shortly",
 };
 
-/** The codes every route answering a status may give; a route adds its own (`errorCodes`). */
-const USUAL_CODES: Partial<Record<number, ErrorCode[]>> = {
-  400: ["VALIDATION_ERROR", "BAD_REQUEST"],
-  401: ["UNAUTHENTICATED"],
-  403: ["FORBIDDEN"],
-  404: ["NOT_FOUND"],
-  409: ["CONFLICT"],
-  413: ["PAYLOAD_TOO_LARGE"],
-  415: ["UNSUPPORTED_MEDIA_TYPE"],
-  429: ["TOO_MANY_REQUESTS"],
-  500: ["INTERNAL_SERVER_ERROR"],
-  503: ["SERVICE_UNAVAILABLE"],
-};
+/** Codes only the routes that name them (`errorCodes`) answer; every other is usual for its status. */
+const OWN_CODES: ErrorCode[] = [
+  "INVALID_TOKEN",
+  "INVALID_CREDENTIALS",
+  "REAUTHENTICATION_REQUIRED",
+  "EMAIL_NOT_VERIFIED",
+];
 
 const FIELD_ERROR = { path: "email", message: "email must be an email" };
 
@@ -46,8 +40,10 @@ const FIELD_ERROR = { path: "email", message: "email must be an email" };
 export function errorResponses(statuses: Iterable<number>, extra: readonly ErrorCode[] = []) {
   const responses: Record<string, Json> = {};
   for (const status of [...new Set(statuses)].sort()) {
-    const own = extra.filter((code) => statusOfCode(code) === status);
-    const codes = [...new Set([...(USUAL_CODES[status] ?? []), ...own])];
+    const codes = ERROR_CODES.filter(
+      (code) =>
+        statusOfCode(code) === status && (!OWN_CODES.includes(code) || extra.includes(code)),
+    );
     const examples = Object.fromEntries(
       codes.map((code) => {
         const errors = code === "VALIDATION_ERROR" ? { errors: [FIELD_ERROR] } : {};
@@ -69,24 +65,22 @@ export function errorResponses(statuses: Iterable<number>, extra: readonly Error
   return responses;
 }
 
+/** The error envelope; 400's also lists the field problems, each by its path as sent. */
 export function errorSchemas(): Json {
+  const string = { type: "string" };
   const envelope = (example: ErrorCode, more: Json = {}) => ({
     type: "object",
     required: ["code", "message"],
     properties: {
-      code: { type: "string", enum: ERROR_CODES, example },
-      message: { type: "string" },
-      ...more,
+      ...{ code: { ...string, enum: ERROR_CODES, example }, message: string, ...more },
       error: { description: "Debug detail, outside production only" },
     },
   });
+  const path = { ...string, example: "sections.1.type" };
   const fieldError = {
     type: "object",
     required: ["path", "message"],
-    properties: {
-      path: { type: "string", example: "sections.1.type" },
-      message: { type: "string" },
-    },
+    properties: { path, message: string },
   };
   return {
     ErrorResponse: envelope("NOT_FOUND"),

@@ -13,14 +13,6 @@ import { errorResponses, errorSchemas, exampleOf, type Json } from "./openapi-pa
 /** Errors any operation may answer, whatever its access and arguments. */
 export const SHARED_ERRORS = [400, 429, 500, 503];
 
-/** How our custom scalars look in JSON, for Sofa's OpenAPI generator. */
-export const OPENAPI_SCALARS = {
-  UUID: { type: "string", format: "uuid" },
-  DateTimeISO: { type: "string", format: "date-time" },
-  EmailAddress: { type: "string", format: "email" },
-  URL: { type: "string", format: "uri" },
-};
-
 const COOKIE_EFFECT = {
   sets: "Sets the refreshToken cookie (HttpOnly, SameSite=Strict, Path=/api/v1/auth) when the response carries an accessToken",
   rotates: "Replaces the refreshToken cookie; the presented one stops working",
@@ -29,33 +21,39 @@ const COOKIE_EFFECT = {
 
 type Operation = Json & { parameters?: (Json & { name: string; in: string })[] };
 
+/** The document's frame, handed to Sofa, which adds each route's path and the schema's types. */
+export function openApiFrame() {
+  return {
+    openapi: "3.0.3",
+    info: {
+      title: "Chaplaincy membership API",
+      version: "1.0.0",
+      description:
+        "REST v1. Every path runs one operation of the GraphQL schema served at /graphql.",
+    },
+    tags: Object.entries(REST_TAGS).map(([name, description]) => ({ name, description })),
+    components: {
+      schemas: errorSchemas(),
+      securitySchemes: {
+        bearerAuth: { type: "http", scheme: "bearer", bearerFormat: "JWT" },
+        refreshCookie: { type: "apiKey", in: "cookie", name: "refreshToken" },
+      },
+    },
+  };
+}
+
 /**
- * Sofa (through fets) describes each route's parameters, body and success schema. It knows
- * nothing of our auth, error envelope or 204s; this adds them from each route's `@Rest`,
- * `@Authorized` and arguments, so the document stays true to what the server answers.
+ * Sofa describes each route's parameters, body and success schema. It knows nothing of our
+ * auth, error envelope or 204s; this adds them from each route's `@Rest`, `@Authorized` and
+ * arguments, so the document stays true to what the server answers.
  */
 export function completeOpenApi(generated: Json, schema: GraphQLSchema, routes: RestRoute[]) {
   const doc = structuredClone(generated) as Json & { paths: Record<string, Record<string, Json>> };
-  doc.openapi = "3.0.3";
-  doc.info = {
-    title: "Chaplaincy membership API",
-    version: "1.0.0",
-    description: "REST v1. Every path runs one operation of the GraphQL schema served at /graphql.",
-  };
-  doc.servers = [{ url: "/api/v1" }];
-  doc.tags = Object.entries(REST_TAGS).map(([name, description]) => ({ name, description }));
+  const schemas = (doc.components as { schemas: Record<string, Json> }).schemas;
   // The root types are what Sofa derives the paths from, never a body or an answer.
-  const schemas = { ...(doc.components as { schemas: Record<string, Json> }).schemas };
   delete schemas.Query;
   delete schemas.Mutation;
   markNullable(schemas, schema, new Set(routes.flatMap((route) => route.omitWhenNull ?? [])));
-  doc.components = {
-    schemas: { ...schemas, ...errorSchemas() },
-    securitySchemes: {
-      bearerAuth: { type: "http", scheme: "bearer", bearerFormat: "JWT" },
-      refreshCookie: { type: "apiKey", in: "cookie", name: "refreshToken" },
-    },
-  };
   for (const route of routes) {
     const path = route.path.replace(/:(\w+)/g, "{$1}");
     const operation = doc.paths[path]?.[route.method.toLowerCase()] as Operation | undefined;
@@ -69,7 +67,9 @@ export function completeOpenApi(generated: Json, schema: GraphQLSchema, routes: 
 
 function describe(operation: Operation, route: RestRoute): void {
   operation.operationId = route.field.name;
-  operation.summary = route.summary ?? summaryOf(route);
+  // The route's own summary, else the first sentence of the field's description.
+  const sentence = route.field.description?.split(/(?<=\.)\s/)[0]?.replace(/\.$/, "");
+  operation.summary = route.summary ?? sentence ?? route.field.name;
   const responses = (operation.responses ?? {}) as Record<string, Json>;
   if (route.status === 204) responses[204] = { description: "Done; no body" };
   const success = (responses[route.status] ??= {});
@@ -99,17 +99,6 @@ function describe(operation: Operation, route: RestRoute): void {
   for (const code of route.errorCodes ?? []) errors.add(statusOfCode(code));
   operation.responses = { ...responses, ...errorResponses(errors, route.errorCodes) };
   markDefaults(operation, route);
-}
-
-/** The first sentence of the field's description, else its name in words. */
-function summaryOf({ field }: RestRoute): string {
-  const sentence = field.description
-    ?.split(/(?<=\.)\s/)[0]
-    ?.replace(/\.$/, "")
-    .trim();
-  if (sentence) return sentence;
-  const words = field.name.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
-  return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 /**

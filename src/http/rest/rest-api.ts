@@ -1,21 +1,38 @@
-import type { IncomingMessage } from "node:http";
 import express, { type Request, type RequestHandler, type Response } from "express";
-import { execute, type ExecutionArgs, type ExecutionResult, type GraphQLSchema } from "graphql";
+import {
+  coerceInputValue,
+  execute,
+  getNullableType,
+  GraphQLBoolean,
+  GraphQLFloat,
+  GraphQLInt,
+  isInputObjectType,
+  isListType,
+  isNonNullType,
+  isScalarType,
+  type ExecutionArgs,
+  type ExecutionResult,
+  type GraphQLArgument,
+  type GraphQLInputType,
+  type GraphQLSchema,
+} from "graphql";
 import qs from "qs";
 import { useSofa } from "sofa-api";
-import { BadRequestError, NotFoundError, UnsupportedMediaTypeError } from "../../errors/app-errors";
+import { NotFoundError, ValidationError, type FieldError } from "../../errors/app-errors";
 import { toErrorResponse } from "../../errors/error-mapper";
 import { assertFieldAccess } from "../../graphql/access";
 import type { RequestContext } from "../../graphql/context";
 import { restRoutes, type RestRoute } from "../../graphql/rest-route";
-import { completeOpenApi, OPENAPI_SCALARS } from "./openapi";
-import { checkArguments, type RawArguments } from "./rest-arguments";
+import { jsonBody } from "../json-body";
+import { completeOpenApi, openApiFrame } from "./openapi";
 
 export const API_BASE = "/api/v1";
 
+type BuildContext = (req: Request, res: Response) => Promise<RequestContext>;
+
 export interface RestApiOptions {
   schema: GraphQLSchema;
-  buildContext: (req: Request, res: Response) => Promise<RequestContext>;
+  buildContext: BuildContext;
   exposeErrorDetail: boolean;
   bodyLimitBytes: number;
 }
@@ -39,7 +56,7 @@ export function createRestApi(options: RestApiOptions) {
     const { body, status, headers } = toErrorResponse(errors[0], {
       exposeDetail: options.exposeErrorDetail,
     });
-    return Response.json(body, { status, headers }) as ReturnType<typeof errorHandler>;
+    return globalThis.Response.json(body, { status, headers }) as ReturnType<typeof errorHandler>;
   };
   const sofa = useSofa({
     basePath: API_BASE,
@@ -52,9 +69,16 @@ export function createRestApi(options: RestApiOptions) {
     ),
     context: ({ req, res }: { req: Request; res: Response }) => options.buildContext(req, res),
     execute: executeChecked,
-    customScalars: OPENAPI_SCALARS,
+    // How each scalar looks in JSON: graphql-scalars says so on the scalar (`jsonSchema`).
+    customScalars: Object.fromEntries(
+      Object.values(options.schema.getTypeMap()).flatMap((type) =>
+        isScalarType(type) && type.extensions.jsonSchema
+          ? [[type.name, type.extensions.jsonSchema]]
+          : [],
+      ),
+    ),
     errorHandler,
-    openAPI: { info: { title: "Chaplaincy membership API", version: "1.0.0" } },
+    openAPI: openApiFrame(),
     swaggerUI: { endpoint: false as unknown as string },
   });
   const runSofa: RequestHandler = async (req, res) => {
@@ -78,43 +102,11 @@ export function createRestApi(options: RestApiOptions) {
 }
 
 /**
- * A JSON body reader: a body must be labelled `application/json` (charset allowed; a
- * look-alike such as `application/x-evil+json`, or a type a browser sends cross-site without a
- * preflight, is refused 415); its size and syntax are express.json's (413, 400, translated by
- * errorResponder). REST's must be an object; an empty one counts as `{}`.
- */
-export function jsonBody(limitBytes: number, objectOnly: boolean): RequestHandler[] {
-  const isJson = (req: IncomingMessage) =>
-    /^application\/json\s*(;|$)/i.test(req.headers["content-type"]?.trim() ?? "");
-  const sent = (req: Request) =>
-    req.headers["transfer-encoding"] !== undefined || Number(req.headers["content-length"]) > 0;
-  return [
-    (req, _res, next) => {
-      if (!sent(req) || isJson(req)) return next();
-      next(
-        new UnsupportedMediaTypeError(
-          "The request body must be JSON (Content-Type: application/json)",
-        ),
-      );
-    },
-    express.json({ limit: limitBytes, strict: !objectOnly, type: isJson }),
-    (req, _res, next) => {
-      if (!objectOnly) return next();
-      const body: unknown = req.body ?? {};
-      if (body === null || typeof body !== "object" || Array.isArray(body))
-        return next(new BadRequestError("The request body must be a JSON object"));
-      req.body = body;
-      next();
-    },
-  ];
-}
-
-/**
  * The one argument check of a REST request. The caller's access is checked once too: by the
  * schema's authChecker when the operation runs, or here when the arguments fail, so that a
  * caller without the right gets 401/403 and learns nothing of our validation rules.
  */
-function restGate(route: RestRoute, buildContext: RestApiOptions["buildContext"]): RequestHandler {
+function restGate(route: RestRoute, buildContext: BuildContext): RequestHandler {
   return async (req, res, next) => {
     const context: RestContext = await buildContext(req, res);
     try {
@@ -167,4 +159,79 @@ async function send(response: globalThis.Response, res: Response): Promise<void>
       res.setHeader(name, value);
   });
   res.end(response.status === 204 ? undefined : await response.text());
+}
+
+export type RawArguments = Record<string, unknown>;
+
+/**
+ * Checks the raw REST inputs of one operation against its GraphQL argument types, the same
+ * coercion GraphQL itself applies, so a bad value is reported as a 400 naming its field
+ * (Sofa alone turns it into a nameless error or a 500). Returns the operation's variables:
+ * unknown fields removed at every level, explicit nulls of optional fields kept (so a body
+ * can clear a field; Sofa alone would drop them).
+ */
+export function checkArguments(args: readonly GraphQLArgument[], raw: RawArguments): RawArguments {
+  const problems: FieldError[] = [];
+  const clean: RawArguments = {};
+  for (const arg of args) {
+    const value = raw[arg.name];
+    if (value === undefined || value === null) {
+      if (isNonNullType(arg.type) && arg.defaultValue === undefined) {
+        problems.push({ path: arg.name, message: `${arg.name} is required` });
+      } else if (value === null && !isNonNullType(arg.type)) {
+        clean[arg.name] = null;
+      }
+      continue;
+    }
+    const stripped = stripUnknownFields(fromQueryString(value, arg.type), arg.type);
+    coerceInputValue(stripped, arg.type, (path, _invalid, error) => {
+      problems.push(describe([arg.name, ...path], error.message));
+    });
+    clean[arg.name] = stripped;
+  }
+  if (problems.length > 0) throw new ValidationError(problems);
+  return clean;
+}
+
+/** Query strings and path parameters arrive as text; read numbers and booleans like GraphQL variables. */
+function fromQueryString(value: unknown, type: GraphQLInputType): unknown {
+  if (typeof value !== "string") return value;
+  const named = getNullableType(type);
+  if ((named === GraphQLInt || named === GraphQLFloat) && /^-?\d+(\.\d+)?$/.test(value.trim())) {
+    return Number(value);
+  }
+  if (named === GraphQLBoolean && (value === "true" || value === "false")) return value === "true";
+  return value;
+}
+
+/** The contract ignores unknown fields instead of refusing them; GraphQL would refuse. */
+function stripUnknownFields(value: unknown, type: GraphQLInputType): unknown {
+  const inner = getNullableType(type);
+  if (isListType(inner)) {
+    return Array.isArray(value)
+      ? value.map((item) => stripUnknownFields(item, inner.ofType))
+      : value;
+  }
+  if (
+    isInputObjectType(inner) &&
+    value !== null &&
+    typeof value === "object" &&
+    !Array.isArray(value)
+  ) {
+    const fields = inner.getFields();
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([key]) => key in fields)
+        .map(([key, item]) => [key, stripUnknownFields(item, fields[key].type)]),
+    );
+  }
+  return value;
+}
+
+/** GraphQL reports a missing nested field at its parent; the contract wants the field's own path. */
+function describe(path: (string | number)[], message: string): FieldError {
+  const missing = /^Field "(\w+)" of required type "[^"]+" was not provided\.$/.exec(message);
+  if (missing)
+    return { path: [...path, missing[1]].join("."), message: `${missing[1]} is required` };
+  return { path: path.join("."), message };
 }
