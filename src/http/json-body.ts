@@ -25,7 +25,7 @@ export function jsonBody(limitBytes: number, objectOnly: boolean): RequestHandle
     express.json({ limit: limitBytes, strict: !objectOnly, type: isJson }),
     (req, _res, next) => {
       if (!objectOnly) return next();
-      const body: unknown = req.body ?? {};
+      const body: unknown = req.body === undefined ? {} : req.body;
       if (body === null || typeof body !== "object" || Array.isArray(body))
         return next(new BadRequestError("The request body must be a JSON object"));
       req.body = body;
