@@ -1,6 +1,9 @@
+import { graphql } from "graphql";
 import { Arg, buildSchemaSync, Mutation, Query, Resolver } from "type-graphql";
+import { InvalidTokenError } from "../../src/errors/app-errors";
 import { accessOf, Authorized } from "../../src/graphql/access";
 import { Rest, restRoutes } from "../../src/graphql/rest-route";
+import { CurrentCaller, type Caller } from "../../src/modules/auth/caller";
 import { auditOperations, NotAudited } from "../../src/modules/audit/audited-operations";
 import { Role } from "../../src/modules/users/role";
 
@@ -40,7 +43,15 @@ class BareResolver {
   }
 }
 
-const build = (resolver: typeof DecoratedResolver | typeof BareResolver) =>
+@Resolver()
+class CallerResolver {
+  @Query(() => String)
+  whoAmI(@CurrentCaller() caller: Caller): string {
+    return caller.id;
+  }
+}
+
+const build = (resolver: typeof DecoratedResolver | typeof BareResolver | typeof CallerResolver) =>
   buildSchemaSync({ resolvers: [resolver], authChecker: () => true });
 
 describe("routes read off the built schema", () => {
@@ -72,5 +83,22 @@ describe("routes read off the built schema", () => {
       myThing: "signed-in",
       createThing: [Role.ADMIN],
     });
+  });
+});
+
+describe("@CurrentCaller()", () => {
+  const schema = build(CallerResolver);
+  const ask = (contextValue: object) => graphql({ schema, source: "{ whoAmI }", contextValue });
+
+  it("hands the resolver the request's caller", async () => {
+    const caller = { id: "caller-1" } as Caller;
+    expect((await ask({ caller })).data).toEqual({ whoAmI: "caller-1" });
+  });
+
+  it("refuses a request without one: 401, or why its token was refused", async () => {
+    const anonymous = await ask({});
+    expect(anonymous.errors?.[0].originalError).toMatchObject({ code: "UNAUTHENTICATED" });
+    const refused = await ask({ authError: new InvalidTokenError("expired") });
+    expect(refused.errors?.[0].originalError).toMatchObject({ code: "INVALID_TOKEN" });
   });
 });

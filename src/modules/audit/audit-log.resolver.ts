@@ -1,9 +1,9 @@
 import { Args, Ctx, Query, Resolver } from "type-graphql";
 import { Authorized } from "../../graphql/access";
 import { Rest } from "../../graphql/rest-route";
-import { NotAudited } from "./audited-operations";
 import type { RequestContext } from "../../graphql/context";
 import { Role } from "../users/role";
+import { NotAudited } from "./audited-operations";
 import { AuditLogListArgs } from "./audit-log.input";
 import { AuditLogPage } from "./audit-log.type";
 

@@ -1,10 +1,10 @@
 import { Args, Ctx, Mutation, Resolver, UseMiddleware } from "type-graphql";
 import { Authorized } from "../../graphql/access";
 import { Rest } from "../../graphql/rest-route";
-import { Audit, NotAudited } from "../audit/audited-operations";
 import type { RequestContext } from "../../graphql/context";
 import { Acknowledgement, acknowledged } from "../../graphql/envelopes";
 import { accountRateLimit } from "../../rate-limits/account-rate-limit";
+import { Audit, NotAudited } from "../audit/audited-operations";
 import { Role } from "../users/role";
 import { User, UserPayload } from "../users/user.type";
 import type { SignedIn } from "./auth.service";

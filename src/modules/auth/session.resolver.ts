@@ -1,11 +1,11 @@
 import { UUIDResolver } from "graphql-scalars";
 import { Arg, Args, Ctx, Mutation, Query, Resolver } from "type-graphql";
 import { Authorized } from "../../graphql/access";
-import { CurrentCaller, type Caller } from "./caller";
 import { Rest } from "../../graphql/rest-route";
-import { NotAudited } from "../audit/audited-operations";
 import type { RequestContext } from "../../graphql/context";
 import { Acknowledgement, acknowledged } from "../../graphql/envelopes";
+import { NotAudited } from "../audit/audited-operations";
+import { CurrentCaller, type Caller } from "./caller";
 import { ChangePasswordArgs, ReauthenticateArgs } from "./auth.input";
 import { clearRefreshCookie } from "./refresh-cookie";
 import { SessionInfo, SessionList } from "./session.type";

@@ -1,8 +1,11 @@
 import { UUIDResolver } from "graphql-scalars";
 import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from "type-graphql";
 import { Authorized } from "../../graphql/access";
-import { CurrentCaller, type Caller } from "../auth/caller";
 import { Rest } from "../../graphql/rest-route";
+import type { RequestContext } from "../../graphql/context";
+import { created, ok } from "../../graphql/envelopes";
+import { PageArgs } from "../../graphql/paging";
+import { CurrentCaller, type Caller } from "../auth/caller";
 import {
   Audit,
   NotAudited,
@@ -11,9 +14,6 @@ import {
   noTarget,
   listOrSearch,
 } from "../audit/audited-operations";
-import type { RequestContext } from "../../graphql/context";
-import { created, ok } from "../../graphql/envelopes";
-import { PageArgs } from "../../graphql/paging";
 import { Role } from "../users/role";
 import { PublicMemberPayload } from "./member-public.type";
 import { MemberStatus } from "./member.enums";

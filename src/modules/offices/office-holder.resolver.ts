@@ -1,10 +1,10 @@
 import { Args, Ctx, Mutation, Query, Resolver } from "type-graphql";
 import { Authorized } from "../../graphql/access";
-import { CurrentCaller, type Caller } from "../auth/caller";
 import { Rest } from "../../graphql/rest-route";
-import { Audit, NotAudited, byArg, createdId } from "../audit/audited-operations";
 import type { RequestContext } from "../../graphql/context";
 import { created, ok } from "../../graphql/envelopes";
+import { CurrentCaller, type Caller } from "../auth/caller";
+import { Audit, NotAudited, byArg, createdId } from "../audit/audited-operations";
 import { Role } from "../users/role";
 import {
   AppointOfficeHolderArgs,

@@ -1,11 +1,11 @@
 import { UUIDResolver } from "graphql-scalars";
 import { Arg, Ctx, Query, Resolver } from "type-graphql";
 import { Authorized } from "../../graphql/access";
-import { CurrentCaller, type Caller } from "../auth/caller";
 import { Rest } from "../../graphql/rest-route";
-import { NotAudited } from "../audit/audited-operations";
 import type { RequestContext } from "../../graphql/context";
 import { ok } from "../../graphql/envelopes";
+import { CurrentCaller, type Caller } from "../auth/caller";
+import { NotAudited } from "../audit/audited-operations";
 import { entryFor } from "../audit/audit-log.service";
 import { Role } from "../users/role";
 import { DataExportPayload } from "./data-export.type";

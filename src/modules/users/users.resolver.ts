@@ -1,11 +1,11 @@
 import { UUIDResolver } from "graphql-scalars";
 import { Arg, Args, Ctx, Mutation, Query, Resolver } from "type-graphql";
 import { Authorized } from "../../graphql/access";
-import { CurrentCaller, type Caller } from "../auth/caller";
 import { Rest } from "../../graphql/rest-route";
-import { Audit, NotAudited, byArg, noTarget } from "../audit/audited-operations";
 import type { RequestContext } from "../../graphql/context";
 import { Acknowledgement, acknowledged } from "../../graphql/envelopes";
+import { CurrentCaller, type Caller } from "../auth/caller";
+import { Audit, NotAudited, byArg, noTarget } from "../audit/audited-operations";
 import { Role } from "./role";
 import { UpdateCurrentUserArgs, UserListArgs } from "./user.input";
 import { UserList, UserPayload } from "./user.type";
