@@ -62,7 +62,7 @@ export function Rest(method: HttpMethod, path: string, options: RestOptions): Me
 /**
  * Every root field's REST route, read off the built schema: a field without `@Rest` stops the
  * service from starting, so each REST path is exactly one operation and every operation has
- * one. Ordered by group, then path, literal segments before parameters (`/users/current` is
+ * one (two operations on one method and path stop it too). Ordered by group, then path, literal segments before parameters (`/users/current` is
  * matched before `/users/:userId`).
  */
 export function restRoutes(schema: GraphQLSchema): RestRoute[] {
@@ -78,5 +78,12 @@ export function restRoutes(schema: GraphQLSchema): RestRoute[] {
   const tags = Object.keys(REST_TAGS);
   const key = (route: RestRoute) =>
     `${tags.indexOf(route.tag)}${route.path.replace(/\/(:?)/g, (_all, param) => (param ? "/1" : "/0"))} ${route.method}`;
-  return routes.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+  routes.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+  const seen = new Map<string, string>();
+  for (const { method, path, operation } of routes) {
+    const twin = seen.get(`${method} ${path}`);
+    if (twin) throw new Error(`${operation} and ${twin} both claim ${method} ${path}`);
+    seen.set(`${method} ${path}`, operation);
+  }
+  return routes;
 }

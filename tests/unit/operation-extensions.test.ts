@@ -44,6 +44,21 @@ class BareResolver {
 }
 
 @Resolver()
+class TwinResolver {
+  @Rest("GET", "/twins", { tag: "Members" })
+  @Query(() => String)
+  one(): string {
+    return "one";
+  }
+
+  @Rest("GET", "/twins", { tag: "Members" })
+  @Query(() => String)
+  two(): string {
+    return "two";
+  }
+}
+
+@Resolver()
 class CallerResolver {
   @Query(() => String)
   whoAmI(@CurrentCaller() caller: Caller): string {
@@ -51,7 +66,7 @@ class CallerResolver {
   }
 }
 
-const build = (resolver: typeof DecoratedResolver | typeof BareResolver | typeof CallerResolver) =>
+const build = (resolver: new () => object) =>
   buildSchemaSync({ resolvers: [resolver], authChecker: () => true });
 
 describe("routes read off the built schema", () => {
@@ -66,6 +81,10 @@ describe("routes read off the built schema", () => {
 
   it("refuse a root field without @Rest, naming it", () => {
     expect(() => restRoutes(build(BareResolver))).toThrow("Query.bare has no REST route");
+  });
+
+  it("refuse two operations on one method and path", () => {
+    expect(() => restRoutes(build(TwinResolver))).toThrow("both claim GET /twins");
   });
 
   it("refuse a root field without an audit decision, naming it", () => {
