@@ -5,7 +5,7 @@ import type { Services } from "../services";
 import type { Caller } from "../modules/auth/caller";
 import type { ClientInfo } from "../modules/auth/session.service";
 
-/** Services still name the caller's type through here; its home is the auth module. */
+/** Re-exported for the services that import it from here; it is defined in the auth module. */
 export type { Caller };
 
 /** One context for /graphql and /api/v1, so both mounts see the same caller and checks. */
