@@ -26,6 +26,19 @@ export default tseslint.config(
       "@typescript-eslint/no-misused-promises": "error",
       "@typescript-eslint/switch-exhaustiveness-check": "error",
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_" }],
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [
+            {
+              name: "type-graphql",
+              importNames: ["Authorized"],
+              message:
+                "Use Authorized from src/graphql/access: it also marks the field's access for REST, the mock and OpenAPI.",
+            },
+          ],
+        },
+      ],
     },
   },
   {

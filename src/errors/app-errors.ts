@@ -4,11 +4,14 @@
  * only place that turns them into responses.
  */
 
-/** Every code, its status and, where there is one, the message used when none is given. */
+/**
+ * Every code, its status and either the message used when none is given or, where each throw
+ * words its own, an example of one (for the API documentation).
+ */
 const ERRORS = {
-  BAD_REQUEST: { status: 400 },
-  VALIDATION_ERROR: { status: 400 },
-  INVALID_TOKEN: { status: 400 },
+  VALIDATION_ERROR: { status: 400, example: "The request has invalid fields" },
+  BAD_REQUEST: { status: 400, example: "The request body is not valid JSON" },
+  INVALID_TOKEN: { status: 400, example: "The token or code is invalid or has expired" },
   UNAUTHENTICATED: { status: 401, fallback: "Authentication is required" },
   INVALID_CREDENTIALS: { status: 401, fallback: "Invalid email or password" },
   REAUTHENTICATION_REQUIRED: {
@@ -17,22 +20,30 @@ const ERRORS = {
   },
   FORBIDDEN: { status: 403, fallback: "You are not allowed to do this" },
   EMAIL_NOT_VERIFIED: { status: 403, fallback: "Verify your email address first" },
-  NOT_FOUND: { status: 404 },
-  CONFLICT: { status: 409 },
-  PAYLOAD_TOO_LARGE: { status: 413 },
-  UNSUPPORTED_MEDIA_TYPE: { status: 415 },
-  TOO_MANY_REQUESTS: { status: 429 },
-  INTERNAL_SERVER_ERROR: { status: 500 },
+  NOT_FOUND: { status: 404, example: "No record with this id" },
+  CONFLICT: { status: 409, example: "This conflicts with the record's current state" },
+  PAYLOAD_TOO_LARGE: { status: 413, example: "The request body exceeds 1 MiB" },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, example: "The request body must be JSON" },
+  TOO_MANY_REQUESTS: { status: 429, example: "Too many requests; try again later" },
+  INTERNAL_SERVER_ERROR: { status: 500, example: "Something went wrong" },
   SERVICE_UNAVAILABLE: {
     status: 503,
     fallback: "The service is temporarily unavailable, try again shortly",
   },
-} as const satisfies Record<string, { status: number; fallback?: string }>;
+} as const satisfies Record<string, { status: number; fallback?: string; example?: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;
 
 /** The HTTP status a code answers with (REST, and `extensions.status` on GraphQL). */
 export const statusOfCode = (code: ErrorCode): number => ERRORS[code].status;
+
+export const ERROR_CODES = Object.keys(ERRORS) as ErrorCode[];
+
+/** A message as the service words it for this code, for the documented examples. */
+export function exampleMessageOf(code: ErrorCode): string {
+  const row: { fallback?: string; example?: string } = ERRORS[code];
+  return row.fallback ?? row.example ?? code;
+}
 
 export interface FieldError {
   path: string;

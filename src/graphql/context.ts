@@ -2,18 +2,11 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Logger } from "pino";
 import type { AppError } from "../errors/app-errors";
 import type { Services } from "../services";
-import type { Role } from "../modules/users/role";
-import type { UserRecord } from "../modules/users/user.model";
+import type { Caller } from "../modules/auth/caller";
 import type { ClientInfo } from "../modules/auth/session.service";
 
-export interface Caller {
-  id: string;
-  role: Role;
-  sessionId: string;
-  user: UserRecord;
-  /** When this session last proved the password (recent sign-in); null: never. */
-  authenticatedAt: Date | null;
-}
+/** Re-exported for the services that import it from here; it is defined in the auth module. */
+export type { Caller };
 
 /** One context for /graphql and /api/v1, so both mounts see the same caller and checks. */
 export interface RequestContext {

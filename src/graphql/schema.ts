@@ -1,6 +1,6 @@
 import "reflect-metadata";
 import type { GraphQLSchema } from "graphql";
-import { buildSchema } from "type-graphql";
+import { buildSchemaSync } from "type-graphql";
 import { AuditLogResolver } from "../modules/audit/audit-log.resolver";
 import { auditOperations } from "../modules/audit/audited-operations";
 import { AuthResolver } from "../modules/auth/auth.resolver";
@@ -12,7 +12,7 @@ import { OfficeHolderResolver } from "../modules/offices/office-holder.resolver"
 import { OfficeResolver } from "../modules/offices/office.resolver";
 import { DataExportResolver } from "../modules/privacy/data-export.resolver";
 import { UsersResolver } from "../modules/users/users.resolver";
-import { authChecker } from "./auth-checker";
+import { authChecker } from "./access";
 import { validateArguments } from "./validation";
 
 export const resolvers = [
@@ -28,8 +28,13 @@ export const resolvers = [
   DataExportResolver,
 ] as const;
 
-export async function buildAppSchema(): Promise<GraphQLSchema> {
-  const schema = await buildSchema({
+export function buildAppSchema(): Promise<GraphQLSchema> {
+  return Promise.resolve(buildAppSchemaSync());
+}
+
+/** For a test's module level, where the route table must be known before any test runs. */
+export function buildAppSchemaSync(): GraphQLSchema {
+  const schema = buildSchemaSync({
     resolvers: [...resolvers],
     authChecker,
     validateFn: validateArguments,

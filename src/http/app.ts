@@ -8,18 +8,22 @@ import express, {
 import type { GraphQLSchema } from "graphql";
 import type { Logger } from "pino";
 import type { Config } from "../config";
-import { BadRequestError, NotFoundError, PayloadTooLargeError } from "../errors/app-errors";
+import {
+  BadRequestError,
+  NotFoundError,
+  PayloadTooLargeError,
+  UnsupportedMediaTypeError,
+} from "../errors/app-errors";
 import { isUnexpected, toErrorResponse } from "../errors/error-mapper";
 import { createContextBuilder } from "../graphql/context";
 import { createGraphqlServer } from "../graphql/graphql-server";
 import type { Services } from "../services";
 import { graphiqlAssets, graphiqlPage, swaggerUi } from "./explorers";
-import { requireJsonContentType } from "./json-body";
 import { useRequestShell } from "./request-shell";
 import { operationsRoutes, serviceRoot } from "./operations";
-import { memberExportRoute } from "./rest/member-export";
-import { createRestApi } from "./rest/rest-api";
-import { API_BASE } from "./rest/rest-routes";
+import { describeMemberExport, memberExportRoute } from "./member-export";
+import { jsonBody } from "./json-body";
+import { API_BASE, createRestApi } from "./rest/rest-api";
 
 export interface AppParts {
   app: Express;
@@ -46,6 +50,7 @@ export async function createApp(
     exposeErrorDetail,
     bodyLimitBytes: config.bodyLimitBytes,
   });
+  describeMemberExport(rest.openApi);
   // One mount for everything under /api/v1: each mount a request passes rewrites its URL, which
   // is parsed again on the way in and out, so every extra mount is routing work per request.
   const api = express.Router();
@@ -66,8 +71,7 @@ export async function createApp(
   app.use(
     "/graphql",
     graphiqlPage,
-    requireJsonContentType,
-    express.json({ limit: config.bodyLimitBytes }),
+    ...jsonBody(config.bodyLimitBytes, false),
     expressMiddleware(graphql, { context: ({ req, res }) => buildContext(req, res) }),
   );
 
@@ -92,14 +96,19 @@ export function errorResponder(exposeDetail: boolean): ErrorRequestHandler {
   };
 }
 
-/** body-parser (used on /graphql) reports its own failures with a `type`. */
+/** express.json reports its own failures with a `type` (and the limit it enforced). */
 function translateExpressError(error: unknown): unknown {
-  const type = (error as { type?: string } | null)?.type;
+  const { type, limit } = (error ?? {}) as { type?: string; limit?: number };
   if (type === "entity.too.large")
-    return new PayloadTooLargeError("The request body exceeds 1 MiB");
+    return new PayloadTooLargeError(`The request body exceeds ${sizeOf(limit ?? 0)}`);
   if (type === "entity.parse.failed")
     return new BadRequestError("The request body is not valid JSON");
+  if (type === "charset.unsupported" || type === "encoding.unsupported")
+    return new UnsupportedMediaTypeError("The request body must be UTF-8 JSON");
   // A path with a broken percent-escape (`/offices/%zz`): the router cannot decode it.
   if (error instanceof URIError) return new BadRequestError("The path is not validly encoded");
   return error;
 }
+
+const sizeOf = (bytes: number) =>
+  bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${Math.round(bytes / 1024)} KiB`;

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from "express";
-import { API_BASE } from "./rest/rest-routes";
+import { API_BASE } from "./rest/rest-api";
 
 /** Static files of the explorers: public, the same for everyone, fine for a cache to keep. */
 const CACHEABLE_PREFIXES = [`${API_BASE}/docs`, "/graphql/assets"];

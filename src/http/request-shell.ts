@@ -6,7 +6,7 @@ import type { Config } from "../config";
 import type { Services } from "../services";
 import { noStore } from "./no-store";
 import { requestLogging } from "./request-logging";
-import { API_BASE } from "./rest/rest-routes";
+import { API_BASE } from "./rest/rest-api";
 
 /**
  * What every request passes through before its route: request id and log, security

@@ -12,9 +12,13 @@ import { createGraphqlServer } from "../graphql/graphql-server";
 import { errorResponder } from "../http/app";
 import { graphiqlAssets, graphiqlPage, swaggerUi } from "../http/explorers";
 import { serviceRoot } from "../http/operations";
-import { MEMBER_EXPORT_PATH, MEMBER_EXPORT_ROLES } from "../http/rest/member-export";
-import { createRestApi } from "../http/rest/rest-api";
-import { API_BASE } from "../http/rest/rest-routes";
+import {
+  describeMemberExport,
+  MEMBER_EXPORT_PATH,
+  MEMBER_EXPORT_ROLES,
+} from "../http/member-export";
+import { jsonBody } from "../http/json-body";
+import { API_BASE, createRestApi } from "../http/rest/rest-api";
 import { CSV_HEADER } from "../modules/members/member-csv";
 import { mockContextBuilder } from "./mock-context";
 import { mockSchema } from "./mock-schema";
@@ -69,6 +73,7 @@ export async function createMockApp(
     exposeErrorDetail: true,
     bodyLimitBytes: BODY_LIMIT_BYTES,
   });
+  describeMemberExport(rest.openApi);
   const api = express.Router();
   api.get("/", (_req, res) => {
     res.json({
@@ -105,7 +110,7 @@ export async function createMockApp(
   app.use(
     "/graphql",
     graphiqlPage,
-    express.json({ limit: BODY_LIMIT_BYTES }),
+    ...jsonBody(BODY_LIMIT_BYTES, false),
     expressMiddleware(graphql, { context: ({ req, res }) => buildContext(req, res) }),
   );
   app.use((req: Request) => {

@@ -1,6 +1,7 @@
 import type { Request, Response } from "express";
 import type { Logger } from "pino";
-import { clientRequestIdOf, type Caller, type RequestContext } from "../graphql/context";
+import { clientRequestIdOf, type RequestContext } from "../graphql/context";
+import type { Caller } from "../modules/auth/caller";
 import { Role } from "../modules/users/role";
 import type { UserRecord } from "../modules/users/user.model";
 import type { Services } from "../services";

@@ -8,10 +8,9 @@ import {
   type GraphQLObjectType,
   type GraphQLSchema,
 } from "graphql";
-import { accessOf, assertAccess } from "../graphql/access";
+import { assertFieldAccess } from "../graphql/access";
 import type { RequestContext } from "../graphql/context";
 import { NotFoundError } from "../errors/app-errors";
-import { REST_ROUTES } from "../http/rest/rest-routes";
 import { recordOf } from "./mock-records";
 import { argumentValidator } from "./mock-validation";
 import { scalarValue } from "./mock-values";
@@ -49,14 +48,11 @@ export function mockSchema(schema: GraphQLSchema, seed = "chaplaincy"): GraphQLS
 
 function rootResolver(field: GraphQLField<unknown, unknown>, seed: string) {
   const type = getNamedType(field.type) as GraphQLObjectType;
-  const access = accessOf(field.name);
-  const created = REST_ROUTES.some(
-    (route) => route.operation.endsWith(`.${field.name}`) && route.status === 201,
-  );
+  const created = (field.extensions.rest as { status?: number } | undefined)?.status === 201;
   const validate = argumentValidator(field.name);
   return async (_source: unknown, args: Args, context: RequestContext) => {
     // The same gate as the service's, on /graphql too: a client meets its 401 and 403 here.
-    if (access !== "public") assertAccess(context, access === "signed-in" ? [] : access);
+    assertFieldAccess(context, field);
     await validate(args);
     if (Object.values(args).includes(MOCK_MISSING_ID))
       throw new NotFoundError("No record with this id");

@@ -25,9 +25,10 @@ import {
   type GraphQLSchema,
 } from "graphql";
 import type { Response } from "supertest";
-import { buildAppSchema } from "../../src/graphql/schema";
-import { MEMBER_EXPORT_PATH } from "../../src/http/rest/member-export";
-import { API_BASE, REST_ROUTES, type RestRoute } from "../../src/http/rest/rest-routes";
+import { restRoutes, type RestRoute } from "../../src/graphql/rest-route";
+import { buildAppSchema, buildAppSchemaSync } from "../../src/graphql/schema";
+import { MEMBER_EXPORT_PATH } from "../../src/http/member-export";
+import { API_BASE } from "../../src/http/rest/rest-api";
 import {
   applyAs,
   bearer,
@@ -142,6 +143,7 @@ const openApiPathOf = (route: Pick<RestRoute, "path">) => route.path.replace(/:(
 const PLAIN_ROUTES: Pick<RestRoute, "method" | "path">[] = [
   { method: "GET", path: MEMBER_EXPORT_PATH },
 ];
+const REST_ROUTES = restRoutes(buildAppSchemaSync());
 const FUZZED_ROUTES: Pick<RestRoute, "method" | "path">[] = [...REST_ROUTES, ...PLAIN_ROUTES];
 
 /**

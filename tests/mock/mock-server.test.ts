@@ -3,8 +3,11 @@ import supertest from "supertest";
 import { REGIONS } from "../../scripts/demo/places";
 import { MOCK_MISSING_ID, MOCK_TOTAL } from "../../src/mock/mock-schema";
 import { startMockServer, type MockServer } from "../../src/mock/mock-server";
-import { REST_ROUTES } from "../../src/http/rest/rest-routes";
+import { restRoutes } from "../../src/graphql/rest-route";
+import { buildAppSchemaSync } from "../../src/graphql/schema";
 import { SAMPLE_APPLICATION } from "../../src/modules/members/sample-application";
+
+const REST_ROUTES = restRoutes(buildAppSchemaSync());
 
 let mock: MockServer;
 let token: string;

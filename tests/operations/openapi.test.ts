@@ -1,10 +1,13 @@
 import { execFileSync } from "node:child_process";
 import path from "node:path";
-import { MEMBER_EXPORT_PATH } from "../../src/http/rest/member-export";
-import { REST_ROUTES } from "../../src/http/rest/rest-routes";
+import { MEMBER_EXPORT_PATH } from "../../src/http/member-export";
+import { restRoutes } from "../../src/graphql/rest-route";
+import { buildAppSchemaSync } from "../../src/graphql/schema";
 import { CSV_HEADER } from "../../src/modules/members/member-csv";
 import { bearer, buildAdmin, buildUser } from "../support/factories";
 import { startTestApp, type TestApp } from "../support/test-app";
+
+const REST_ROUTES = restRoutes(buildAppSchemaSync());
 
 let app: TestApp;
 let doc: {

@@ -1,99 +1,97 @@
 import express, { type Request, type RequestHandler, type Response } from "express";
 import {
+  coerceInputValue,
   execute,
+  getNullableType,
+  GraphQLBoolean,
+  GraphQLFloat,
+  GraphQLInt,
+  isInputObjectType,
+  isListType,
+  isNonNullType,
+  isScalarType,
   type ExecutionArgs,
   type ExecutionResult,
-  type GraphQLField,
+  type GraphQLArgument,
+  type GraphQLInputType,
   type GraphQLSchema,
 } from "graphql";
 import qs from "qs";
 import { useSofa } from "sofa-api";
-import { Response as FetchResponse } from "fets";
-import { accessOf, assertAccess } from "../../graphql/access";
-import type { RequestContext } from "../../graphql/context";
-import { NotFoundError } from "../../errors/app-errors";
+import { NotFoundError, ValidationError, type FieldError } from "../../errors/app-errors";
 import { toErrorResponse } from "../../errors/error-mapper";
-import { readJsonBody } from "../json-body";
-import { completeOpenApi, OPENAPI_SCALARS } from "./openapi";
-import { checkArguments, type RawArguments } from "./rest-arguments";
-import { API_BASE, fieldOf, REST_ROUTES, type RestRoute } from "./rest-routes";
+import { assertFieldAccess } from "../../graphql/access";
+import type { RequestContext } from "../../graphql/context";
+import { restRoutes, type RestRoute } from "../../graphql/rest-route";
+import { jsonBody } from "../json-body";
+import { completeOpenApi, openApiFrame } from "./openapi";
+
+export const API_BASE = "/api/v1";
+
+type BuildContext = (req: Request, res: Response) => Promise<RequestContext>;
 
 export interface RestApiOptions {
   schema: GraphQLSchema;
-  buildContext: (req: Request, res: Response) => Promise<RequestContext>;
+  buildContext: BuildContext;
   exposeErrorDetail: boolean;
   bodyLimitBytes: number;
 }
 
 /** What the gate checked for this request, kept on its context for the execute step. */
 const CHECKED_CALL = Symbol("restCall");
-
-interface CheckedCall {
-  route: RestRoute;
-  variables: RawArguments;
-}
-
-type RestContext = RequestContext & { [CHECKED_CALL]?: CheckedCall };
+type RestContext = RequestContext & {
+  [CHECKED_CALL]?: { route: RestRoute; variables: RawArguments };
+};
 
 /**
- * /api/v1: each path of the route table is an express route whose last handler is Sofa's
- * server adapter (`useSofa`), which runs the path's GraphQL operation.
- * Before Sofa, the route's gate reads and checks the request (body size and JSON, the
- * arguments' types) so that client mistakes answer 4xx with field paths;
- * Sofa's execute step then runs with the arguments the gate checked. A path off the table
- * never reaches Sofa (whose router would also serve /webhook routes).
+ * /api/v1: each root field's `@Rest` route is an express route whose last handler is Sofa's
+ * server adapter (`useSofa`), which runs the field's operation. Before Sofa, the route's gate
+ * reads and checks the arguments, so that client mistakes answer 4xx with field paths; Sofa's
+ * execute step then runs with what the gate checked. A path off the table never reaches Sofa.
  */
-export function createRestApi(options: RestApiOptions): {
-  router: express.Router;
-  openApi: Record<string, unknown>;
-} {
+export function createRestApi(options: RestApiOptions) {
+  const routes = restRoutes(options.schema);
+  const errorHandler: NonNullable<Parameters<typeof useSofa>[0]["errorHandler"]> = (errors) => {
+    // Sofa reports several errors at once only for variables; the first decides the status.
+    const { body, status, headers } = toErrorResponse(errors[0], {
+      exposeDetail: options.exposeErrorDetail,
+    });
+    return globalThis.Response.json(body, { status, headers }) as ReturnType<typeof errorHandler>;
+  };
   const sofa = useSofa({
     basePath: API_BASE,
     schema: options.schema,
     routes: Object.fromEntries(
-      REST_ROUTES.map((route) => [
-        route.operation,
-        {
-          method: route.method,
-          path: route.path,
-          responseStatus: route.status as 200,
-          tags: [route.tag],
-        },
+      routes.map(({ operation, method, path, status, tag }) => [
+        operation,
+        { method, path, responseStatus: status, tags: [tag] },
       ]),
     ),
-    // The same context the gate built (buildContext makes one per request).
     context: ({ req, res }: { req: Request; res: Response }) => options.buildContext(req, res),
     execute: executeChecked,
-    customScalars: OPENAPI_SCALARS,
-    errorHandler: (errors) => {
-      // Sofa reports several errors at once only for variables; the first decides the status.
-      const mapped = toErrorResponse(errors[0], { exposeDetail: options.exposeErrorDetail });
-      return FetchResponse.json(mapped.body, {
-        status: mapped.status as 400,
-        headers: mapped.headers,
-      });
-    },
-    openAPI: { info: { title: "Chaplaincy membership API", version: "1.0.0" } },
+    // How each scalar looks in JSON: graphql-scalars says so on the scalar (`jsonSchema`).
+    customScalars: Object.fromEntries(
+      Object.values(options.schema.getTypeMap()).flatMap((type) =>
+        isScalarType(type) && type.extensions.jsonSchema
+          ? [[type.name, type.extensions.jsonSchema]]
+          : [],
+      ),
+    ),
+    errorHandler,
+    openAPI: openApiFrame(),
     swaggerUI: { endpoint: false as unknown as string },
   });
-  // Sofa's server adapter answers the node request with a fetch Response, which is written
-  // back here: a 204 must go out without the JSON content type Sofa gives every answer.
   const runSofa: RequestHandler = async (req, res) => {
-    await sendFetchResponse(await sofa.handleNodeRequestAndResponse(req, res, { req, res }), res);
+    await send(await sofa.handleNodeRequestAndResponse(req, res, { req, res }), res);
   };
 
   const router = express.Router();
-  for (const route of REST_ROUTES) {
-    const gate = restGate(route, operationField(options.schema, route), options.buildContext);
-    const chain = isBodyMethod(route)
-      ? [readJsonBody(options.bodyLimitBytes), gate, runSofa]
-      : [gate, runSofa];
-    router[route.method.toLowerCase() as "get" | "post" | "put" | "patch" | "delete"](
-      route.path,
-      ...chain,
-    );
+  for (const route of routes) {
+    const gate = restGate(route, options.buildContext);
+    const chain = hasBody(route) ? [...jsonBody(options.bodyLimitBytes, true), gate] : [gate];
+    router[route.method.toLowerCase() as "get"](route.path, ...chain, runSofa);
   }
-  const openApi = completeOpenApi(sofa.openAPIDocument, options.schema);
+  const openApi = completeOpenApi(sofa.openAPIDocument, options.schema, routes);
   router.get("/openapi.json", (_req, res) => {
     res.json(openApi);
   });
@@ -108,38 +106,21 @@ export function createRestApi(options: RestApiOptions): {
  * schema's authChecker when the operation runs, or here when the arguments fail, so that a
  * caller without the right gets 401/403 and learns nothing of our validation rules.
  */
-function restGate(
-  route: RestRoute,
-  field: GraphQLField<unknown, unknown>,
-  buildContext: RestApiOptions["buildContext"],
-): RequestHandler {
-  const access = accessOf(field.name);
+function restGate(route: RestRoute, buildContext: BuildContext): RequestHandler {
   return async (req, res, next) => {
     const context: RestContext = await buildContext(req, res);
-    let variables: RawArguments;
     try {
-      variables = checkArguments(field.args, collectArguments(route, req));
+      const variables = checkArguments(route.field.args, collectArguments(route, req));
+      context[CHECKED_CALL] = { route, variables };
     } catch (error) {
-      if (access !== "public") assertAccess(context, access === "signed-in" ? [] : access);
+      assertFieldAccess(context, route.field);
       throw error;
     }
-    context[CHECKED_CALL] = { route, variables };
     next();
   };
 }
 
-function operationField(schema: GraphQLSchema, route: RestRoute): GraphQLField<unknown, unknown> {
-  const { kind, field } = fieldOf(route);
-  const type = kind === "Query" ? schema.getQueryType() : schema.getMutationType();
-  const found = type?.getFields()[field];
-  if (!found)
-    throw new Error(`REST route ${route.method} ${route.path} names unknown ${route.operation}`);
-  return found;
-}
-
-function isBodyMethod(route: RestRoute): boolean {
-  return route.method === "POST" || route.method === "PUT" || route.method === "PATCH";
-}
+const hasBody = (route: RestRoute) => ["POST", "PUT", "PATCH"].includes(route.method);
 
 /**
  * Runs the operation with the variables the gate checked rather than Sofa's own reading of
@@ -151,41 +132,106 @@ async function executeChecked(args: ExecutionArgs): Promise<ExecutionResult> {
   // Sofa runs only behind a gate; a call without one is a wiring mistake, not a request's.
   if (!call) throw new Error("Sofa ran an operation the REST gate did not check");
   const result = await execute({ ...args, variableValues: call.variables });
-  const omit = call.route.omitWhenNull;
-  if (!omit || !result.data) return result;
-  const { field } = fieldOf(call.route);
-  const payload = result.data[field] as Record<string, unknown> | null;
-  if (payload) for (const name of omit) if (payload[name] === null) delete payload[name];
+  const payload = result.data?.[call.route.field.name] as Record<string, unknown> | undefined;
+  for (const name of call.route.omitWhenNull ?? [])
+    if (payload?.[name] === null) delete payload[name];
   return result;
 }
 
-/**
- * Path parameters, then the query string (GET/DELETE) or the JSON body (POST/PUT/PATCH) plus
- * the route's declared query arguments.
- */
+/** Path parameters, then the query string, or the JSON body plus the route's query arguments. */
 function collectArguments(route: RestRoute, req: Request): RawArguments {
   const params = req.params as Record<string, string>;
-  const query = qs.parse(queryString(req.originalUrl));
-  if (!isBodyMethod(route)) return { ...query, ...params };
-  const fromQuery = Object.fromEntries(
-    (route.queryArguments ?? []).filter((name) => name in query).map((name) => [name, query[name]]),
-  );
-  return { ...(req.body as RawArguments), ...fromQuery, ...params };
+  const query = qs.parse(req.originalUrl.split("?").slice(1).join("?"));
+  if (!hasBody(route)) return { ...query, ...params };
+  const fromQuery = (route.queryArguments ?? []).filter((name) => name in query);
+  return {
+    ...(req.body as RawArguments),
+    ...Object.fromEntries(fromQuery.map((n) => [n, query[n]])),
+    ...params,
+  };
 }
 
-function queryString(url: string): string {
-  const index = url.indexOf("?");
-  return index === -1 ? "" : url.slice(index + 1);
-}
-
-/** Status, headers and body of Sofa's fetch Response, on the node response. */
-async function sendFetchResponse(response: globalThis.Response, res: Response): Promise<void> {
+/** Sofa's fetch Response on the node response; a 204 goes out with no body or content type. */
+async function send(response: globalThis.Response, res: Response): Promise<void> {
   res.status(response.status);
   response.headers.forEach((value, name) => {
-    // A 204 carries no body, so no content type or length either.
-    if (response.status === 204 && /^content-(type|length)$/i.test(name)) return;
-    res.setHeader(name, value);
+    if (response.status !== 204 || !/^content-(type|length)$/i.test(name))
+      res.setHeader(name, value);
   });
-  if (response.status === 204) res.end();
-  else res.end(await response.text());
+  res.end(response.status === 204 ? undefined : await response.text());
+}
+
+export type RawArguments = Record<string, unknown>;
+
+/**
+ * Checks the raw REST inputs of one operation against its GraphQL argument types, the same
+ * coercion GraphQL itself applies, so a bad value is reported as a 400 naming its field
+ * (Sofa alone turns it into a nameless error or a 500). Returns the operation's variables:
+ * unknown fields removed at every level, explicit nulls of optional fields kept (so a body
+ * can clear a field; Sofa alone would drop them).
+ */
+export function checkArguments(args: readonly GraphQLArgument[], raw: RawArguments): RawArguments {
+  const problems: FieldError[] = [];
+  const clean: RawArguments = {};
+  for (const arg of args) {
+    const value = raw[arg.name];
+    if (value === undefined || value === null) {
+      if (isNonNullType(arg.type) && arg.defaultValue === undefined) {
+        problems.push({ path: arg.name, message: `${arg.name} is required` });
+      } else if (value === null && !isNonNullType(arg.type)) {
+        clean[arg.name] = null;
+      }
+      continue;
+    }
+    const stripped = stripUnknownFields(fromQueryString(value, arg.type), arg.type);
+    coerceInputValue(stripped, arg.type, (path, _invalid, error) => {
+      problems.push(describe([arg.name, ...path], error.message));
+    });
+    clean[arg.name] = stripped;
+  }
+  if (problems.length > 0) throw new ValidationError(problems);
+  return clean;
+}
+
+/** Query strings and path parameters arrive as text; read numbers and booleans like GraphQL variables. */
+function fromQueryString(value: unknown, type: GraphQLInputType): unknown {
+  if (typeof value !== "string") return value;
+  const named = getNullableType(type);
+  if ((named === GraphQLInt || named === GraphQLFloat) && /^-?\d+(\.\d+)?$/.test(value.trim())) {
+    return Number(value);
+  }
+  if (named === GraphQLBoolean && (value === "true" || value === "false")) return value === "true";
+  return value;
+}
+
+/** The contract ignores unknown fields instead of refusing them; GraphQL would refuse. */
+function stripUnknownFields(value: unknown, type: GraphQLInputType): unknown {
+  const inner = getNullableType(type);
+  if (isListType(inner)) {
+    return Array.isArray(value)
+      ? value.map((item) => stripUnknownFields(item, inner.ofType))
+      : value;
+  }
+  if (
+    isInputObjectType(inner) &&
+    value !== null &&
+    typeof value === "object" &&
+    !Array.isArray(value)
+  ) {
+    const fields = inner.getFields();
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([key]) => key in fields)
+        .map(([key, item]) => [key, stripUnknownFields(item, fields[key].type)]),
+    );
+  }
+  return value;
+}
+
+/** GraphQL reports a missing nested field at its parent; the contract wants the field's own path. */
+function describe(path: (string | number)[], message: string): FieldError {
+  const missing = /^Field "(\w+)" of required type "[^"]+" was not provided\.$/.exec(message);
+  if (missing)
+    return { path: [...path, missing[1]].join("."), message: `${missing[1]} is required` };
+  return { path: path.join("."), message };
 }

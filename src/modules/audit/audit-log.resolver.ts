@@ -1,11 +1,16 @@
-import { Args, Authorized, Ctx, Query, Resolver } from "type-graphql";
+import { Args, Ctx, Query, Resolver } from "type-graphql";
+import { Authorized } from "../../graphql/access";
+import { Rest } from "../../graphql/rest-route";
 import type { RequestContext } from "../../graphql/context";
 import { Role } from "../users/role";
+import { NotAudited } from "./audited-operations";
 import { AuditLogListArgs } from "./audit-log.input";
 import { AuditLogPage } from "./audit-log.type";
 
 @Resolver()
 export class AuditLogResolver {
+  @Rest("GET", "/audit-logs", { tag: "Audit" })
+  @NotAudited("entries hold ids only, no personal data")
   @Authorized(Role.ADMIN)
   @Query(() => AuditLogPage, {
     description:

@@ -1,7 +1,11 @@
 import { UUIDResolver } from "graphql-scalars";
-import { Arg, Args, Authorized, Ctx, Mutation, Query, Resolver } from "type-graphql";
+import { Arg, Args, Ctx, Mutation, Query, Resolver } from "type-graphql";
+import { Authorized } from "../../graphql/access";
+import { Rest } from "../../graphql/rest-route";
 import type { RequestContext } from "../../graphql/context";
 import { Acknowledgement, acknowledged } from "../../graphql/envelopes";
+import { NotAudited } from "../audit/audited-operations";
+import { CurrentCaller, type Caller } from "./caller";
 import { ChangePasswordArgs, ReauthenticateArgs } from "./auth.input";
 import { clearRefreshCookie } from "./refresh-cookie";
 import { SessionInfo, SessionList } from "./session.type";
@@ -9,41 +13,51 @@ import { SessionInfo, SessionList } from "./session.type";
 /** The signed-in caller's own sessions and password (ASVS V7.5: re-authentication, sessions). */
 @Resolver()
 export class SessionResolver {
+  @Rest("POST", "/auth/reauthenticate", { tag: "Auth", errorCodes: ["INVALID_CREDENTIALS"] })
+  @NotAudited("the caller's own password proof")
   @Authorized()
   @Mutation(() => Acknowledgement, {
     description:
       "Prove the password again (and the TOTP code with MFA): renews the recent sign-in that " +
       "changing the email, MFA or deleting the account needs.",
   })
-  async reauthenticate(@Args() args: ReauthenticateArgs, @Ctx() ctx: RequestContext) {
-    await ctx.services.credentials.reauthenticate(
-      ctx.caller!,
-      args.password,
-      args.code,
-      ctx.client,
-    );
+  async reauthenticate(
+    @CurrentCaller() caller: Caller,
+    @Args() args: ReauthenticateArgs,
+    @Ctx() ctx: RequestContext,
+  ) {
+    await ctx.services.credentials.reauthenticate(caller, args.password, args.code, ctx.client);
     return acknowledged("Password confirmed");
   }
 
+  @Rest("POST", "/auth/change-password", {
+    tag: "Auth",
+    errors: [409],
+    errorCodes: ["INVALID_CREDENTIALS"],
+  })
+  @NotAudited("the caller's own password (its sessions record the end)")
   @Authorized()
   @Mutation(() => Acknowledgement, {
     description: "Change the password; every other session ends, this one stays.",
   })
-  async changePassword(@Args() args: ChangePasswordArgs, @Ctx() ctx: RequestContext) {
+  async changePassword(
+    @CurrentCaller() caller: Caller,
+    @Args() args: ChangePasswordArgs,
+    @Ctx() ctx: RequestContext,
+  ) {
     const { currentPassword, password } = args;
-    await ctx.services.credentials.changePassword(
-      ctx.caller!,
-      currentPassword,
-      password,
-      ctx.client,
-    );
+    await ctx.services.credentials.changePassword(caller, currentPassword, password, ctx.client);
     return acknowledged("Password changed; your other sessions were signed out");
   }
 
+  @Rest("GET", "/auth/sessions", { tag: "Auth" })
+  @NotAudited("the caller's own sessions")
   @Authorized()
   @Query(() => SessionList, { description: "The caller's live sessions, newest first." })
-  async sessions(@Ctx() ctx: RequestContext): Promise<SessionList> {
-    const caller = ctx.caller!;
+  async sessions(
+    @CurrentCaller() caller: Caller,
+    @Ctx() ctx: RequestContext,
+  ): Promise<SessionList> {
     const live = await ctx.services.sessions.liveOf(caller.id);
     return {
       code: "OK",
@@ -52,15 +66,17 @@ export class SessionResolver {
     };
   }
 
+  @Rest("DELETE", "/auth/sessions/:id", { tag: "Auth", status: 204, errors: [404] })
+  @NotAudited("the caller's own sign-out of one session")
   @Authorized()
   @Mutation(() => Acknowledgement, {
     description: "End one of the caller's sessions (its tokens stop working).",
   })
   async endSession(
+    @CurrentCaller() caller: Caller,
     @Arg("id", () => UUIDResolver) id: string,
     @Ctx() ctx: RequestContext,
   ): Promise<Acknowledgement> {
-    const caller = ctx.caller!;
     await ctx.services.sessions.endOwn(caller.id, id);
     if (id === caller.sessionId) clearRefreshCookie(ctx);
     return acknowledged("Session ended");

@@ -1,8 +1,19 @@
 import { UUIDResolver } from "graphql-scalars";
-import { Arg, Args, Authorized, Ctx, ID, Mutation, Query, Resolver } from "type-graphql";
+import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from "type-graphql";
+import { Authorized } from "../../graphql/access";
+import { Rest } from "../../graphql/rest-route";
 import type { RequestContext } from "../../graphql/context";
 import { created, ok } from "../../graphql/envelopes";
 import { PageArgs } from "../../graphql/paging";
+import { CurrentCaller, type Caller } from "../auth/caller";
+import {
+  Audit,
+  NotAudited,
+  byArg,
+  createdId,
+  noTarget,
+  listOrSearch,
+} from "../audit/audited-operations";
 import { Role } from "../users/role";
 import { PublicMemberPayload } from "./member-public.type";
 import { MemberStatus } from "./member.enums";
@@ -16,15 +27,23 @@ import { ApplicationPayload, MemberPage, MemberPayload } from "./member.type";
 
 @Resolver()
 export class MemberResolver {
+  @Rest("POST", "/members/apply", {
+    tag: "Members",
+    status: 201,
+    errors: [403, 409],
+    errorCodes: ["EMAIL_NOT_VERIFIED"],
+  })
+  @Audit({ action: "member.apply", targetType: "member", target: createdId })
   @Authorized()
   @Mutation(() => ApplicationPayload, {
     description: "Apply for membership. Needs a verified email; one open application per person.",
   })
   async applyForMembership(
+    @CurrentCaller() caller: Caller,
     @Args() args: ApplyArgs,
     @Ctx() ctx: RequestContext,
   ): Promise<ApplicationPayload> {
-    const member = await ctx.services.members.applications.apply(ctx.caller!, args);
+    const member = await ctx.services.members.applications.apply(caller, args);
     return {
       ...created(member, "Application submitted"),
       // Applying signs no one up: the account exists and is verified (apply refuses otherwise).
@@ -32,13 +51,25 @@ export class MemberResolver {
     };
   }
 
+  @Rest("GET", "/members/me", { tag: "Members" })
+  @NotAudited("the caller's own applications")
   @Authorized()
   @Query(() => MemberPage, { description: "The caller's own applications, newest first." })
-  async myMemberships(@Args() args: PageArgs, @Ctx() ctx: RequestContext) {
-    const page = await ctx.services.members.reads.listOwn(ctx.caller!, args);
+  async myMemberships(
+    @CurrentCaller() caller: Caller,
+    @Args() args: PageArgs,
+    @Ctx() ctx: RequestContext,
+  ) {
+    const page = await ctx.services.members.reads.listOwn(caller, args);
     return { code: "OK", message: "Your applications", ...page };
   }
 
+  @Rest("GET", "/members", { tag: "Members" })
+  @Audit({
+    action: listOrSearch("member.list", "member.search"),
+    targetType: "member",
+    target: noTarget,
+  })
   @Authorized(Role.ADMIN)
   @Query(() => MemberPage, { description: "Member records, newest first. Admin only." })
   async members(@Args() args: MemberListArgs, @Ctx() ctx: RequestContext) {
@@ -46,6 +77,12 @@ export class MemberResolver {
     return { code: "OK", message: "Member records", ...page };
   }
 
+  @Rest("GET", "/members/pending", { tag: "Members" })
+  @Audit({
+    action: listOrSearch("member.pending", "member.pendingSearch"),
+    targetType: "member",
+    target: noTarget,
+  })
   @Authorized(Role.ADMIN)
   @Query(() => MemberPage, { description: "Applications waiting for review. Admin only." })
   async pendingMembers(@Args() args: PendingMemberListArgs, @Ctx() ctx: RequestContext) {
@@ -53,6 +90,8 @@ export class MemberResolver {
     return { code: "OK", message: "Pending applications", ...page };
   }
 
+  @Rest("GET", "/members/public/:id", { tag: "Members", errors: [404] })
+  @NotAudited("a public credential check: only what the member's card shows")
   @Query(() => PublicMemberPayload, {
     description:
       "Public credential check of an approved member; every other id answers the same 404. No token needed.",
@@ -65,19 +104,29 @@ export class MemberResolver {
     return ok(await ctx.services.members.reads.publicMember(id), "Approved member");
   }
 
+  @Rest("PATCH", "/members/:id/status", { tag: "Members", errors: [409] })
+  @Audit({ action: "member.status", targetType: "member", target: byArg("id") })
   @Authorized(Role.ADMIN)
   @Mutation(() => MemberPayload, { description: "Approve, reject or reopen. Admin only." })
-  async updateMemberStatus(@Args() args: UpdateMemberStatusArgs, @Ctx() ctx: RequestContext) {
-    const member = await ctx.services.members.reviews.updateStatus(ctx.caller!, args);
+  async updateMemberStatus(
+    @CurrentCaller() caller: Caller,
+    @Args() args: UpdateMemberStatusArgs,
+    @Ctx() ctx: RequestContext,
+  ) {
+    const member = await ctx.services.members.reviews.updateStatus(caller, args);
     return ok(member, `Status changed to ${args.status}`);
   }
 
+  @Rest("PATCH", "/members/:id/archive", { tag: "Members", errors: [409] })
+  @Audit({ action: "member.archive", targetType: "member", target: byArg("id") })
   @Authorized(Role.ADMIN)
   @Mutation(() => MemberPayload, { description: "Archive a record (isActive false). Admin only." })
   async archiveMember(@Arg("id", () => UUIDResolver) id: string, @Ctx() ctx: RequestContext) {
     return ok(await ctx.services.members.reviews.archive(id), "Member record archived");
   }
 
+  @Rest("PATCH", "/members/:id/retrieve", { tag: "Members", errors: [409] })
+  @Audit({ action: "member.retrieve", targetType: "member", target: byArg("id") })
   @Authorized(Role.ADMIN)
   @Mutation(() => MemberPayload, { description: "Bring an archived record back. Admin only." })
   async retrieveMember(@Arg("id", () => UUIDResolver) id: string, @Ctx() ctx: RequestContext) {

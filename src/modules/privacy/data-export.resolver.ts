@@ -1,21 +1,29 @@
 import { UUIDResolver } from "graphql-scalars";
-import { Arg, Authorized, Ctx, Query, Resolver } from "type-graphql";
+import { Arg, Ctx, Query, Resolver } from "type-graphql";
+import { Authorized } from "../../graphql/access";
+import { Rest } from "../../graphql/rest-route";
 import type { RequestContext } from "../../graphql/context";
 import { ok } from "../../graphql/envelopes";
+import { CurrentCaller, type Caller } from "../auth/caller";
+import { NotAudited } from "../audit/audited-operations";
 import { entryFor } from "../audit/audit-log.service";
 import { Role } from "../users/role";
 import { DataExportPayload } from "./data-export.type";
 
 @Resolver()
 export class DataExportResolver {
+  @Rest("GET", "/users/current/export", { tag: "Users" })
+  @NotAudited("the caller's own data")
   @Authorized()
   @Query(() => DataExportPayload, {
     description: "Everything the service holds about the caller, as one document.",
   })
-  async currentUserExport(@Ctx() ctx: RequestContext) {
-    return ok(await ctx.services.dataExport.exportOf(ctx.caller!.id), "Your data");
+  async currentUserExport(@CurrentCaller() caller: Caller, @Ctx() ctx: RequestContext) {
+    return ok(await ctx.services.dataExport.exportOf(caller.id), "Your data");
   }
 
+  @Rest("GET", "/users/:userId/export", { tag: "Users" })
+  @NotAudited("audited in its resolver, with the account it exports")
   @Authorized(Role.ADMIN)
   @Query(() => DataExportPayload, {
     description:

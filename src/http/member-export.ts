@@ -2,14 +2,16 @@ import { once } from "node:events";
 import express, { type Request, type Response } from "express";
 import type { GraphQLSchema } from "graphql";
 import qs from "qs";
-import { assertAccess } from "../../graphql/access";
-import type { RequestContext } from "../../graphql/context";
-import { entryFor } from "../../modules/audit/audit-log.service";
-import { CSV_HEADER, csvRow } from "../../modules/members/member-csv";
-import { Role } from "../../modules/users/role";
-import { checkArguments } from "./rest-arguments";
+import { assertAccess } from "../graphql/access";
+import type { RequestContext } from "../graphql/context";
+import { entryFor } from "../modules/audit/audit-log.service";
+import { CSV_HEADER, csvRow } from "../modules/members/member-csv";
+import { Role } from "../modules/users/role";
+import { errorResponses, type Json } from "./rest/openapi-parts";
+import { SHARED_ERRORS } from "./rest/openapi";
+import { checkArguments } from "./rest/rest-api";
 
-/** The export's path under /api/v1 (documented by completeOpenApi in openapi.ts). */
+/** The export's path under /api/v1 (documented by describeMemberExport below). */
 export const MEMBER_EXPORT_PATH = "/members/export.csv";
 /** The arguments of GET /members the export honours: its filters, not its paging. */
 export const MEMBER_EXPORT_FILTERS: readonly string[] = ["status", "search", "includeArchived"];
@@ -61,4 +63,50 @@ export function memberExportRoute(
 /** Waits for the client when its buffer is full: the backpressure that bounds memory. */
 async function write(res: Response, chunk: string): Promise<void> {
   if (!res.write(chunk)) await Promise.race([once(res, "drain"), once(res, "close")]);
+}
+
+/**
+ * The export in the OpenAPI document: a plain express route, so Sofa does not describe it. Its
+ * filters are taken from GET /members as documented (defaults included), so the two cannot drift
+ * apart; its gate is the same admin check as the list's.
+ */
+export function describeMemberExport(openApi: Json): void {
+  const paths = openApi.paths as Record<string, Record<string, Json>>;
+  const list = paths["/members"]?.get;
+  const parameters = ((list?.parameters ?? []) as { name: string }[]).filter((parameter) =>
+    MEMBER_EXPORT_FILTERS.includes(parameter.name),
+  );
+  if (!list || parameters.length !== MEMBER_EXPORT_FILTERS.length)
+    throw new Error(`GET /members lacks one of the export's filters`);
+  paths[MEMBER_EXPORT_PATH] = {
+    get: {
+      operationId: "exportMembersCsv",
+      summary: "Member records as one CSV download",
+      description:
+        `Roles: ${MEMBER_EXPORT_ROLES.join(", ")}. Every record GET /members selects with the ` +
+        "same filters (all pages, newest first) as one CSV download, streamed as it is read; " +
+        "each export is audited. Not a GraphQL operation.",
+      tags: structuredClone(list.tags ?? ["Members"]),
+      security: [{ bearerAuth: [] }],
+      parameters: structuredClone(parameters),
+      responses: {
+        "200": {
+          description:
+            "CSV (RFC 4180, UTF-8, CRLF after each row): a header row, then one row per record. " +
+            `Columns: ${CSV_HEADER.trim().split(",").join(", ")}. SSS and TIN numbers are opened. ` +
+            "A cell a spreadsheet would run as a formula (starting with =, +, -, @) gets a leading apostrophe.",
+          headers: {
+            "Content-Disposition": {
+              description: 'Always `attachment; filename="members.csv"`',
+              schema: { type: "string" },
+            },
+          },
+          content: {
+            "text/csv": { schema: { type: "string", format: "binary" }, example: CSV_HEADER },
+          },
+        },
+        ...errorResponses([...SHARED_ERRORS, 401, 403]),
+      },
+    },
+  };
 }

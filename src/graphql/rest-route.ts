@@ -1,0 +1,89 @@
+import type { GraphQLField, GraphQLSchema } from "graphql";
+import { Extensions } from "type-graphql";
+import type { ErrorCode } from "../errors/app-errors";
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+/** The REST groups, in the order OpenAPI lists them (sign in first), with what each holds. */
+export const REST_TAGS = {
+  Auth: "Register, sign in and out, the access token and the refreshToken cookie, email verification, password reset and MFA.",
+  Users:
+    "The caller's own account and, for administrators, every account; data exports of an account.",
+  Members: "Membership applications and their review by administrators.",
+  "Office titles": "The hierarchy of chaplain office titles, from Chief Chaplain to barangay.",
+  "Office holders": "Who holds which office title, since when, until when.",
+  "Branch services": "The branches of service an applicant may choose (public lists).",
+  Audit: "The log of administrative acts, for administrators.",
+} as const;
+
+export type RestTag = keyof typeof REST_TAGS;
+
+/** What an operation's REST path says beyond its method and path. */
+export interface RestOptions {
+  tag: RestTag;
+  /** Success status (default 200); 204 answers with no body. */
+  status?: 200 | 201 | 204;
+  /** Error statuses beyond those every route shares and those implied by auth and ids. */
+  errors?: number[];
+  /** Codes beyond each status's usual one (401 UNAUTHENTICATED…), each with its example. */
+  errorCodes?: ErrorCode[];
+  /** Arguments a body route reads from the query string (`POST /auth/reset-password?token=`). */
+  queryArguments?: string[];
+  /** Top-level response fields left out when null ("no accessToken" rather than `null`). */
+  omitWhenNull?: string[];
+  /** OpenAPI summary; without it, the first sentence of the field's description. */
+  summary?: string;
+  /** The request body's example in OpenAPI, where the one made from the schema would not do. */
+  example?: Record<string, unknown>;
+  /** A public route where a bearer token, when sent, lets the caller do more (register). */
+  optionalBearer?: boolean;
+  /** What the route does with the refreshToken cookie (documented in OpenAPI). */
+  refreshCookie?: "sets" | "rotates" | "clears";
+}
+
+/** One REST path of /api/v1 and the root field it runs. */
+export interface RestRoute extends RestOptions {
+  operation: `${"Query" | "Mutation"}.${string}`;
+  field: GraphQLField<unknown, unknown>;
+  method: HttpMethod;
+  /** Express/Sofa syntax relative to /api/v1, `:name` for path parameters. */
+  path: string;
+  status: 200 | 201 | 204;
+}
+
+type RestExtension = Pick<RestRoute, "method" | "path"> & RestOptions;
+
+/** The operation's REST method and path under /api/v1 (`:name` for path parameters). */
+export function Rest(method: HttpMethod, path: string, options: RestOptions): MethodDecorator {
+  const rest: RestExtension = { method, path, ...options };
+  return Extensions({ rest });
+}
+
+/**
+ * Every root field's REST route, read off the built schema: a field without `@Rest` stops the
+ * service from starting, so each REST path is exactly one operation and every operation has
+ * one (two operations on one method and path stop it too). Ordered by group, then path, literal segments before parameters (`/users/current` is
+ * matched before `/users/:userId`).
+ */
+export function restRoutes(schema: GraphQLSchema): RestRoute[] {
+  const routes: RestRoute[] = [];
+  for (const root of [schema.getQueryType(), schema.getMutationType()]) {
+    for (const field of Object.values(root?.getFields() ?? {})) {
+      const rest = field.extensions.rest as RestExtension | undefined;
+      const operation = `${root!.name as "Query" | "Mutation"}.${field.name}` as const;
+      if (!rest) throw new Error(`${operation} has no REST route (@Rest on its resolver)`);
+      routes.push({ ...rest, operation, field, status: rest.status ?? 200 });
+    }
+  }
+  const tags = Object.keys(REST_TAGS);
+  const key = (route: RestRoute) =>
+    `${tags.indexOf(route.tag)}${route.path.replace(/\/(:?)/g, (_all, param) => (param ? "/1" : "/0"))} ${route.method}`;
+  routes.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+  const seen = new Map<string, string>();
+  for (const { method, path, operation } of routes) {
+    const twin = seen.get(`${method} ${path}`);
+    if (twin) throw new Error(`${operation} and ${twin} both claim ${method} ${path}`);
+    seen.set(`${method} ${path}`, operation);
+  }
+  return routes;
+}
