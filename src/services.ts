@@ -35,6 +35,7 @@ import { OfficeHolderRepository } from "./modules/offices/office-holder.reposito
 import { OfficeHolderService } from "./modules/offices/office-holder.service";
 import { officeSlotMigration } from "./modules/offices/office-slot.migration";
 import { OfficeSlots } from "./modules/offices/office-slots";
+import { startLapsedSweep } from "./modules/offices/lapsed-sweep";
 import { OfficeRepository } from "./modules/offices/office.repository";
 import { createOfficeModel } from "./modules/offices/office.model";
 import { OfficeService } from "./modules/offices/office.service";
@@ -121,7 +122,7 @@ export function createServices(
     log,
     appUrl: config.appUrl,
     requirePrivacyConsent: config.requirePrivacyConsent,
-    releaseLapsedTerms: () => officeSlots.releaseLapsed(),
+    releaseLapsedTerms: (memberId) => officeSlots.releaseLapsed({ memberId }),
     currentOffices: async (memberId) => {
       const { data } = await officeHolders.listOfMember({
         id: memberId,
@@ -135,6 +136,7 @@ export function createServices(
   const officeRepository = new OfficeRepository(models.offices);
   const holderRepository = new OfficeHolderRepository(models.officeHolders);
   const officeSlots = new OfficeSlots(officeRepository, holderRepository, members);
+  const lapsedSweep = startLapsedSweep(officeSlots, log);
   const officeHolders = new OfficeHolderService(
     holderRepository,
     officeRepository,
@@ -232,7 +234,7 @@ export function createServices(
      * threads; the connection belongs to the caller.
      */
     close: async () => {
-      await background.drain();
+      await Promise.all([background.drain(), lapsedSweep.stop()]);
       await Promise.all([mailer.close(), rateLimits.close(), hasher.close()]);
     },
   };
