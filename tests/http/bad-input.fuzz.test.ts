@@ -661,7 +661,7 @@ type Snapshot = Map<string, string>;
 
 /** A digest per collection of the test database, every document in _id order. */
 async function snapshot(): Promise<Snapshot> {
-  const db = app.services.connection.db!;
+  const db = app.connection.db!;
   const collections = await db.listCollections({}, { nameOnly: true }).toArray();
   const digests: Snapshot = new Map();
   for (const { name } of collections.sort((a, b) => a.name.localeCompare(b.name))) {

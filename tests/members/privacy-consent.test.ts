@@ -14,6 +14,7 @@ import {
   type TestUser,
 } from "../support/factories";
 import { startTestApp, type TestApp } from "../support/test-app";
+import { rawDb } from "../support/raw-db";
 
 const BASE = "/api/v1/members";
 const VERSION = "2026-01";
@@ -43,7 +44,7 @@ function apply(on: TestApp, user: TestUser, overrides: Record<string, unknown> =
 
 /** The user's records as stored, read around the API. */
 const storedOf = (on: TestApp, user: TestUser) =>
-  on.services.models.members.collection.find({ userId: user.id }).toArray();
+  rawDb(on).members.collection.find({ userId: user.id }).toArray();
 
 const pathsOf = (response: Response) =>
   ((response.body.errors ?? []) as { path: string }[]).map((error) => error.path);
@@ -121,7 +122,7 @@ describe("with REQUIRE_PRIVACY_CONSENT unset (optional consent)", () => {
     );
     expect(listed?.privacyConsent).toEqual(consent);
 
-    const stored = await app.services.models.members.collection.findOne({
+    const stored = await rawDb(app).members.collection.findOne({
       _id: response.body.data.id as never,
     });
     const storedConsent = stored?.privacyConsent as StoredConsent;

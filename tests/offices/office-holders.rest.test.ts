@@ -10,6 +10,7 @@ import {
   type TestUser,
 } from "../support/factories";
 import { startTestApp, type TestApp } from "../support/test-app";
+import { rawDb } from "../support/raw-db";
 
 const OFFICES = "/api/v1/offices";
 const MEMBERS = "/api/v1/members";
@@ -154,8 +155,7 @@ async function activeHolders(officeId: string): Promise<number> {
   return response.body.data.activeHolders as number;
 }
 
-const storedHolders = (officeId: string) =>
-  app.services.models.officeHolders.countDocuments({ officeId });
+const storedHolders = (officeId: string) => rawDb(app).officeHolders.countDocuments({ officeId });
 
 const idsOf = (response: Response) => (response.body.data as Holder[]).map((holder) => holder.id);
 
@@ -629,7 +629,7 @@ describe("rules tying holders to member records, offices and accounts", () => {
     const archive = () => api().patch(`${MEMBERS}/${member.id}/archive`).set(bearer(admin));
 
     expectError(await archive(), 409, "CONFLICT");
-    const record = await app.services.models.members.findById(member.id).lean();
+    const record = await rawDb(app).members.findById(member.id).lean();
     expect(record?.archivedAt).toBeNull();
 
     expect((await endHolder(office.id, holder.id)).status).toBe(200);
@@ -662,7 +662,7 @@ describe("rules tying holders to member records, offices and accounts", () => {
     for (const status of ["REJECTED", "PENDING"]) {
       expectError(await setStatus(member.id, status), 409, "CONFLICT");
     }
-    const record = await app.services.models.members.findById(member.id).lean();
+    const record = await rawDb(app).members.findById(member.id).lean();
     expect(record?.status).toBe("APPROVED");
 
     expect((await endHolder(office.id, holder.id)).status).toBe(200);

@@ -14,6 +14,7 @@ import {
   type TestUser,
 } from "../support/factories";
 import { startTestApp, type TestApp } from "../support/test-app";
+import { rawDb } from "../support/raw-db";
 
 let app: TestApp;
 let admin: TestUser;
@@ -94,8 +95,8 @@ test("a term whose end date passes gives back its slot and the member's office",
   expect(await activeHolders(office.id)).toBe(0);
   expect((await archive(short.id)).status).toBe(200);
   expect((await appoint(office.id, next.id)).status).toBe(201);
-  const stored = await app.services.models.officeHolders
-    .find({ officeId: office.id })
+  const stored = await rawDb(app)
+    .officeHolders.find({ officeId: office.id })
     .sort({ createdAt: -1, _id: -1 })
     .lean();
   expect(stored.map((holder) => holder.releasedAt === null)).toEqual([true, false]);

@@ -23,6 +23,8 @@ export interface TestApp {
   services: RunningServer["services"];
   /** The app's own connection, for tests/support/raw-db.ts. */
   connection: Connection;
+  /** What requests do not see: token signing, the field cipher, the mail queue, migrations. */
+  internals: RunningServer["internals"];
   /** The SMTP server this app mails to (SMTP_URL), inside the test process. */
   mail: TestMailbox;
   http: () => supertest.Agent;
@@ -115,6 +117,7 @@ export async function startTestApp(
     config,
     services: running.services,
     connection,
+    internals: running.internals,
     mail,
     http: () => supertest.agent(running.url),
     graphql: async (document, variables, token) => {

@@ -5,7 +5,7 @@ import type { Caller } from "../../graphql/context";
 import { Pagination, type Page } from "../../graphql/envelopes";
 import type { PageArgs } from "../../graphql/paging";
 import type { OfficeLevel } from "../offices/office-level";
-import type { MemberProfile } from "./member-profile";
+import type { MemberProfile } from "./member-profile.type";
 import type { PublicMember } from "./member-public.type";
 import { findMember } from "./member-review.service";
 import { MemberStatus } from "./member.enums";
