@@ -1,8 +1,9 @@
 import { oneOf } from "../../src/db/operators";
 import { UUID_V7 } from "../support/expectations";
-import { buildAdmin, buildBranchService, buildUser, type TestUser } from "../support/factories";
-import { startTestApp, type TestApp } from "../support/test-app";
+import { buildBranchService, buildUser, type TestUser } from "../support/factories";
+import type { TestApp } from "../support/test-app";
 import { rawDb } from "../support/raw-db";
+import { startScenario } from "../support/scenario";
 
 const BASE = "/api/v1/branch-service";
 
@@ -11,9 +12,7 @@ let admin: TestUser;
 let member: TestUser;
 
 beforeAll(async () => {
-  app = await startTestApp();
-  admin = await buildAdmin(app);
-  member = await buildUser(app);
+  ({ app, admin, member } = await startScenario({ users: { member: {} } }));
 });
 afterAll(() => app.close());
 

@@ -33,10 +33,10 @@ import {
   bearer,
   buildAdmin,
   buildBranchService,
-  buildUser,
   type TestUser,
 } from "../support/factories";
-import { startTestApp, type TestApp } from "../support/test-app";
+import type { TestApp } from "../support/test-app";
+import { startScenario } from "../support/scenario";
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20_240_611);
 /** Generated requests per operation; operations that end their caller's account get fewer. */
@@ -713,10 +713,10 @@ function expectCreated(response: Response, what: string): { id: string } {
 }
 
 beforeAll(async () => {
-  app = await startTestApp();
+  const started = await startScenario({ users: { member: { name: "Fuzz Holder" } } });
+  ({ app, admin } = started);
   schema = await buildAppSchema();
-  admin = await buildAdmin(app);
-  const member = await buildUser(app, { name: "Fuzz Holder" });
+  const { member } = started;
   const record = await applyAs(app, member);
   const mailsBefore = app.mail.messages.length;
   const approval = await app

@@ -10,9 +10,10 @@ import path from "node:path";
 import { loadConfig } from "../../src/config";
 import { DataKeyError, FieldCipher, keyIdOf, resolveFieldCipher } from "../../src/db/field-cipher";
 import { rotateDataKey } from "../../scripts/rotate-data-key";
-import { applyAs, bearer, buildAdmin, buildUser, type TestUser } from "../support/factories";
+import { applyAs, bearer, buildUser, type TestUser } from "../support/factories";
 import { startTestApp, type TestApp } from "../support/test-app";
 import { rawDb } from "../support/raw-db";
+import { startScenario } from "../support/scenario";
 
 const KEY_1 = randomBytes(32);
 const KEY_2 = randomBytes(32);
@@ -24,8 +25,7 @@ const others: TestApp[] = [];
 let admin: TestUser;
 
 beforeAll(async () => {
-  first = await startTestApp({ DATA_KEY: KEY_1.toString("base64") });
-  admin = await buildAdmin(first);
+  ({ app: first, admin } = await startScenario({ env: { DATA_KEY: KEY_1.toString("base64") } }));
 });
 afterAll(async () => {
   for (const app of others) await app.close();

@@ -11,16 +11,16 @@ import {
   type MemberFieldsFragment,
 } from "../graphql/generated";
 import { UUID_V7 } from "../support/expectations";
-import { buildAdmin, buildBranchService, buildUser, type TestUser } from "../support/factories";
-import { startTestApp, type TestApp } from "../support/test-app";
+import { buildBranchService, buildUser, type TestUser } from "../support/factories";
+import type { TestApp } from "../support/test-app";
 import { rawDb } from "../support/raw-db";
+import { startScenario } from "../support/scenario";
 
 let app: TestApp;
 let admin: TestUser;
 
 beforeAll(async () => {
-  app = await startTestApp();
-  admin = await buildAdmin(app);
+  ({ app, admin } = await startScenario());
 });
 afterAll(() => app.close());
 

@@ -1,15 +1,10 @@
 import type { Response } from "supertest";
 import { MemberStatus } from "../../src/modules/members/member.enums";
 import { UNKNOWN_ID, UUID_V7 } from "../support/expectations";
-import {
-  bearer,
-  buildAdmin,
-  buildBranchService,
-  buildUser,
-  type TestUser,
-} from "../support/factories";
-import { startTestApp, type TestApp } from "../support/test-app";
+import { bearer, buildBranchService, buildUser, type TestUser } from "../support/factories";
+import type { TestApp } from "../support/test-app";
 import { rawDb } from "../support/raw-db";
+import { startScenario } from "../support/scenario";
 
 const BASE = "/api/v1/members";
 const KIB = 1024;
@@ -21,9 +16,7 @@ let chaplaincy: { id: string; title: string };
 let disasterRelief: { id: string; title: string };
 
 beforeAll(async () => {
-  app = await startTestApp();
-  admin = await buildAdmin(app);
-  member = await buildUser(app);
+  ({ app, admin, member } = await startScenario({ users: { member: {} } }));
   chaplaincy = await buildBranchService(app, admin, { title: "Military Chaplaincy" });
   disasterRelief = await buildBranchService(app, admin, { title: "Disaster Relief Ministry" });
 });

@@ -20,13 +20,13 @@ import {
 import {
   applyAs,
   bearer,
-  buildAdmin,
   buildUser,
   minimalApplication,
   type TestUser,
 } from "../support/factories";
 import { startTestApp, type TestApp } from "../support/test-app";
 import { rawDb } from "../support/raw-db";
+import { startScenario } from "../support/scenario";
 
 const KEY_1 = Buffer.alloc(32, 11);
 const KEY_2 = Buffer.alloc(32, 22);
@@ -54,8 +54,7 @@ async function filed(key: string, fields: Record<string, unknown>) {
 }
 
 beforeAll(async () => {
-  app = await startTestApp({ DATA_KEY: KEY_1.toString("base64") });
-  admin = await buildAdmin(app);
+  ({ app, admin } = await startScenario({ env: { DATA_KEY: KEY_1.toString("base64") } }));
   const original = await filed("original", {
     firstName: "José",
     dateOfBirth: "1985-01-02T00:00:00.000Z",

@@ -8,13 +8,13 @@ import { loadConfig } from "../../src/config";
 import {
   applyAs,
   bearer,
-  buildAdmin,
   buildUser,
   minimalApplication,
   type TestUser,
 } from "../support/factories";
 import { startTestApp, type TestApp } from "../support/test-app";
 import { rawDb } from "../support/raw-db";
+import { startScenario } from "../support/scenario";
 
 const BASE = "/api/v1/members";
 const VERSION = "2026-01";
@@ -29,9 +29,8 @@ let strict: TestApp;
 let admin: TestUser;
 
 beforeAll(async () => {
-  app = await startTestApp();
+  ({ app, admin } = await startScenario());
   strict = await startTestApp({ REQUIRE_PRIVACY_CONSENT: "true" });
-  admin = await buildAdmin(app);
 });
 afterAll(async () => {
   await strict.close();

@@ -1,16 +1,10 @@
 import { randomBytes } from "node:crypto";
 import type { Response } from "supertest";
 import { UNKNOWN_ID, UUID_V7 } from "../support/expectations";
-import {
-  applyAs,
-  approvedMemberOf,
-  bearer,
-  buildAdmin,
-  buildUser,
-  type TestUser,
-} from "../support/factories";
-import { startTestApp, type TestApp } from "../support/test-app";
+import { applyAs, approvedMemberOf, bearer, buildUser, type TestUser } from "../support/factories";
+import type { TestApp } from "../support/test-app";
 import { rawDb } from "../support/raw-db";
+import { startScenario } from "../support/scenario";
 
 const OFFICES = "/api/v1/offices";
 const MEMBERS = "/api/v1/members";
@@ -31,9 +25,7 @@ let admin: TestUser;
 let reader: TestUser;
 
 beforeAll(async () => {
-  app = await startTestApp();
-  admin = await buildAdmin(app);
-  reader = await buildUser(app, { name: "Plain Reader" });
+  ({ app, admin, reader } = await startScenario({ users: { reader: { name: "Plain Reader" } } }));
 });
 afterAll(() => app.close());
 

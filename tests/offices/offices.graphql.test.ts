@@ -17,24 +17,17 @@ import {
   type OfficeTitleFieldsFragment,
 } from "../graphql/generated";
 import { UNKNOWN_ID, UUID_V7 } from "../support/expectations";
-import {
-  applyAs,
-  approvedMemberOf,
-  buildAdmin,
-  buildUser,
-  type TestUser,
-} from "../support/factories";
-import { startTestApp, type TestApp } from "../support/test-app";
+import { applyAs, approvedMemberOf, buildUser, type TestUser } from "../support/factories";
+import type { TestApp } from "../support/test-app";
 import { rawDb } from "../support/raw-db";
+import { startScenario } from "../support/scenario";
 
 let app: TestApp;
 let admin: TestUser;
 let member: TestUser;
 
 beforeAll(async () => {
-  app = await startTestApp();
-  admin = await buildAdmin(app);
-  member = await buildUser(app);
+  ({ app, admin, member } = await startScenario({ users: { member: {} } }));
 });
 afterAll(() => app.close());
 

@@ -2,9 +2,10 @@ import { randomBytes } from "node:crypto";
 import type { Response } from "supertest";
 import { Role } from "../../src/modules/users/role";
 import { UNKNOWN_ID, UUID_V7 } from "../support/expectations";
-import { bearer, buildAdmin, buildUser, type TestUser } from "../support/factories";
-import { startTestApp, type TestApp } from "../support/test-app";
+import { bearer, type TestUser } from "../support/factories";
+import type { TestApp } from "../support/test-app";
 import { rawDb } from "../support/raw-db";
+import { startScenario } from "../support/scenario";
 
 const BASE = "/api/v1/offices";
 
@@ -41,10 +42,9 @@ let member: TestUser;
 let officer: TestUser;
 
 beforeAll(async () => {
-  app = await startTestApp();
-  admin = await buildAdmin(app);
-  member = await buildUser(app);
-  officer = await buildUser(app, { role: Role.OFFICER });
+  ({ app, admin, member, officer } = await startScenario({
+    users: { member: {}, officer: { role: Role.OFFICER } },
+  }));
 });
 afterAll(() => app.close());
 

@@ -10,7 +10,6 @@ import {
 } from "../graphql/generated";
 import {
   TEST_PASSWORD,
-  buildAdmin,
   buildUser,
   login,
   loginBootstrapAdmin,
@@ -19,15 +18,14 @@ import {
 import { verificationCodeIn } from "../support/mailbox";
 import { startTestApp, type GraphqlResult, type TestApp } from "../support/test-app";
 import { rawDb } from "../support/raw-db";
+import { startScenario } from "../support/scenario";
 
 let app: TestApp;
 let admin: TestUser;
 let member: TestUser;
 
 beforeAll(async () => {
-  app = await startTestApp();
-  admin = await buildAdmin(app);
-  member = await buildUser(app, { name: "Grace Member" });
+  ({ app, admin, member } = await startScenario({ users: { member: { name: "Grace Member" } } }));
 });
 afterAll(() => app.close());
 

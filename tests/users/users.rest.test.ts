@@ -15,6 +15,7 @@ import {
 import { verificationCodeIn } from "../support/mailbox";
 import { startTestApp, type TestApp } from "../support/test-app";
 import { rawDb } from "../support/raw-db";
+import { startScenario } from "../support/scenario";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const CURRENT = "/api/v1/users/current";
@@ -45,10 +46,9 @@ const sessionCount = (userId: string, target: TestApp = app) =>
   rawDb(target).sessions.countDocuments({ userId });
 
 beforeAll(async () => {
-  app = await startTestApp();
-  admin = await buildAdmin(app);
-  member = await buildUser(app, { name: "Mary Member" });
-  officer = await buildUser(app, { role: Role.OFFICER });
+  ({ app, admin, member, officer } = await startScenario({
+    users: { member: { name: "Mary Member" }, officer: { role: Role.OFFICER } },
+  }));
 });
 afterAll(() => app.close());
 
