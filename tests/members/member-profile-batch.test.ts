@@ -36,3 +36,30 @@ test("a page of users with their member profiles reads the member records once",
   }
   expect(memberReads).toHaveLength(1);
 });
+
+test("a page of member records reads their applicants' accounts in one query", async () => {
+  const { app, admin } = scenario();
+  const applicants = await Promise.all([buildUser(app), buildUser(app), buildUser(app)]);
+  for (const applicant of applicants) await applyAs(app, applicant);
+
+  const accountReads: Record<string, unknown>[] = [];
+  const client = rawDb(app).connection.getClient();
+  const listener = (event: CommandStartedEvent) => {
+    const filter = event.command.filter as { _id?: { $in?: unknown } } | undefined;
+    if (event.command.find === "users" && filter?._id?.$in) accountReads.push(filter);
+  };
+  client.on("commandStarted", listener);
+  try {
+    const response = await app
+      .http()
+      .get("/api/v1/members")
+      .query({ limit: 100 })
+      .set(bearer(admin));
+    expect(response.status).toBe(200);
+    const emails = (response.body.data as { user: { email: string } }[]).map((m) => m.user.email);
+    expect(emails).toEqual(expect.arrayContaining(applicants.map((applicant) => applicant.email)));
+  } finally {
+    client.off("commandStarted", listener);
+  }
+  expect(accountReads).toHaveLength(1);
+});

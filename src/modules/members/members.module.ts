@@ -15,7 +15,7 @@ import type { Member } from "./member.type";
 /** What member records need from other modules. */
 export interface MembersModuleDeps {
   /** The accounts that applied (users module's collection). */
-  users: Pick<UserRepository, "findByIds">;
+  users: Pick<UserRepository, "identitiesOf">;
   /** Titles of the branches a record prefers, and which of them exist (branch services). */
   branches: {
     titlesOf(ids: readonly string[]): Promise<Map<string, string>>;
@@ -43,7 +43,7 @@ export function createMembersModule(options: MembersModuleOptions) {
   const maintenance = new MemberMaintenanceRepository(model);
   const references: MemberReferences = {
     applicants: async (userIds) =>
-      (await deps.users.findByIds(userIds, { name: 1, email: 1, role: 1 })).map((user) => ({
+      (await deps.users.identitiesOf(userIds)).map((user) => ({
         id: user._id,
         name: user.name,
         email: user.email,
