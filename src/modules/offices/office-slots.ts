@@ -75,10 +75,11 @@ export class OfficeSlots {
    * gets there first. Writes only: where a slot is wanted (take, settle), where a member's
    * count decides (archiving), and in the periodic sweep. Reads judge a term by its dates
    * instead (runningAt), so a lapsed term no one released yet never reads as running.
+   * `endedBy`: only terms whose end date is not after it (default: now).
    */
-  async releaseLapsed(scope: HolderScope = {}): Promise<void> {
+  async releaseLapsed(scope: HolderScope = {}, endedBy?: Date): Promise<void> {
     for (;;) {
-      const lapsed = await this.holders.lapsed(new Date(), scope);
+      const lapsed = await this.holders.lapsed(endedBy ?? new Date(), scope);
       if (lapsed.length === 0) return;
       for (const holder of lapsed) await this.release(holder._id);
     }

@@ -21,14 +21,14 @@ export interface OfficesModuleOptions extends ModuleBase {
 }
 
 /** Office titles and the appointments of members to them, within each title's slots. */
-export function createOfficesModule({ connection, log, members }: OfficesModuleOptions) {
+export function createOfficesModule({ connection, config, log, members }: OfficesModuleOptions) {
   const officeModel = createOfficeModel(connection);
   const holderModel = createOfficeHolderModel(connection);
   const offices = new OfficeRepository(officeModel);
   const holders = new OfficeHolderRepository(holderModel);
   const slots = new OfficeSlots(offices, holders, members);
   const officeHolders = new OfficeHolderService(holders, offices, slots, members);
-  const sweep = startLapsedSweep(slots, log);
+  const sweep = startLapsedSweep(slots, log, config.lapsedSweepSeconds * 1000);
   const appointments: PersonalData<OfficeHolder[]> = {
     exportOf: (userId) => officeHolders.allOfUser(userId),
     erase: ({ id }) => officeHolders.deleteAllOfUser(id),
