@@ -2,8 +2,8 @@
  * Terms past their end date give their slots back in the background when no appointment asks
  * for one: the sweep (LAPSED_SWEEP_SECONDS) releases each once it has been over for a period.
  */
-import { approvedMemberOf, bearer, buildOffice } from "../support/factories";
 import { rawDb } from "../support/raw-db";
+import { shortTermHolder } from "../support/short-term";
 import { useScenario } from "../support/scenario";
 
 const scenario = useScenario({ env: { LAPSED_SWEEP_SECONDS: "1" } });
@@ -20,19 +20,8 @@ async function eventually(check: () => Promise<boolean>, ms: number): Promise<bo
 
 test("a lapsed term is released, its slot and its member's office given back, with no request", async () => {
   const { app, admin } = scenario();
-  const office = await buildOffice(app, admin, { maxSlots: 1 });
-  const member = await approvedMemberOf(app, admin);
-  const appointed = await app
-    .http()
-    .post(`/api/v1/offices/${office.id}/holders`)
-    .set(bearer(admin))
-    .send({
-      memberId: member.id,
-      startDate: "2024-01-01T00:00:00.000Z",
-      endDate: new Date(Date.now() + 1_000).toISOString(),
-    });
-  expect(appointed.status).toBe(201);
-  const holderId = appointed.body.data.id as string;
+  // Long enough that the sweep (every second, terms over for a second) cannot have run yet.
+  const { office, member, holderId } = await shortTermHolder(app, admin, 4_000);
   const db = rawDb(app);
   expect((await db.offices.findById(office.id).lean())?.activeHolders).toBe(1);
 

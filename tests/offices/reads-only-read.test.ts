@@ -4,8 +4,9 @@
  * as it was until a write that wants the slot (or the background sweep) releases it.
  */
 import type { CommandStartedEvent } from "mongodb";
-import { approvedMemberOf, bearer, buildOffice } from "../support/factories";
+import { approvedMemberOf, bearer } from "../support/factories";
 import { rawDb } from "../support/raw-db";
+import { shortTermHolder } from "../support/short-term";
 import { useScenario } from "../support/scenario";
 
 const WRITES = new Set(["insert", "update", "delete", "findAndModify"]);
@@ -16,19 +17,7 @@ const scenario = useScenario();
 
 test("a lapsed term reads as ended, its slot free, with no write to offices, appointments or members", async () => {
   const { app, admin } = scenario();
-  const office = await buildOffice(app, admin, { maxSlots: 1 });
-  const member = await approvedMemberOf(app, admin);
-  const appointed = await app
-    .http()
-    .post(`/api/v1/offices/${office.id}/holders`)
-    .set(bearer(admin))
-    .send({
-      memberId: member.id,
-      startDate: "2024-01-01T00:00:00.000Z",
-      endDate: new Date(Date.now() + 1_000).toISOString(),
-    });
-  expect(appointed.status).toBe(201);
-  const holderId = appointed.body.data.id as string;
+  const { office, member, holderId } = await shortTermHolder(app, admin, 1_000);
   await new Promise((resolve) => setTimeout(resolve, 1_500));
 
   const writes: CommandStartedEvent[] = [];
