@@ -1,24 +1,48 @@
-/** @type {import('jest').Config} */
-module.exports = {
+const transform = {
+  "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.json", diagnostics: false }],
+  // otplib's audited crypto and base32 dependencies ship ESM only. Node >= 20.19 loads them
+  // with require(); jest on Node 20 cannot, so they are compiled to CommonJS for tests.
+  "^.+\\.js$": [
+    "ts-jest",
+    { tsconfig: { allowJs: true, module: "commonjs", target: "es2022" }, diagnostics: false },
+  ],
+};
+
+/** What both tiers compile and load alike. */
+const shared = {
   testEnvironment: "node",
-  roots: ["<rootDir>/tests"],
-  testMatch: ["**/*.test.ts"],
-  transform: {
-    "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.json", diagnostics: false }],
-    // otplib's audited crypto and base32 dependencies ship ESM only. Node >= 20.19 loads them
-    // with require(); jest on Node 20 cannot, so they are compiled to CommonJS for tests.
-    "^.+\\.js$": [
-      "ts-jest",
-      { tsconfig: { allowJs: true, module: "commonjs", target: "es2022" }, diagnostics: false },
-    ],
-  },
+  transform,
   transformIgnorePatterns: [
     "/node_modules/(?!(@scure|@noble)/)(?!.*/node_modules/(@scure|@noble)/)",
   ],
-  globalSetup: "<rootDir>/tests/support/global-setup.ts",
-  globalTeardown: "<rootDir>/tests/support/global-teardown.ts",
-  testSequencer: "<rootDir>/tests/support/test-sequencer.js",
   setupFiles: ["reflect-metadata"],
+};
+
+/**
+ * Two tiers: unit specs (tests/unit, *.spec.ts) of the pure rules, needing no app and no
+ * database, so they run without the engine's global set-up (`npx jest --selectProjects unit`);
+ * and the integration tests (*.test.ts) over real HTTP against the real database.
+ * `npm test` runs both.
+ */
+/** @type {import('jest').Config} */
+module.exports = {
+  projects: [
+    {
+      ...shared,
+      displayName: "unit",
+      roots: ["<rootDir>/tests/unit"],
+      testMatch: ["**/*.spec.ts"],
+    },
+    {
+      ...shared,
+      displayName: "integration",
+      roots: ["<rootDir>/tests"],
+      testMatch: ["**/*.test.ts"],
+      globalSetup: "<rootDir>/tests/support/global-setup.ts",
+      globalTeardown: "<rootDir>/tests/support/global-teardown.ts",
+    },
+  ],
+  testSequencer: "<rootDir>/tests/support/test-sequencer.js",
   testTimeout: 30000,
   maxWorkers: 2,
 };

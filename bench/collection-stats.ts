@@ -102,7 +102,7 @@ export async function sampleCollections(
   );
   try {
     const collections: CollectionStats[] = [];
-    for (const model of Object.values(services.models)) {
+    for (const model of services.models) {
       const schema = model.schema as Schema;
       const sample = await model.collection.find({}, { limit: SAMPLE }).toArray();
       const indexes: DeclaredIndex[] = schema.indexes().map(([key, options]) => ({

@@ -60,7 +60,7 @@ export async function capturePage(uri: string, env: Record<string, string>, page
     createLogger(config),
   );
   // mongoose creates each model's collection as the model is made: not part of a page.
-  await Promise.all(Object.values(services.models).map((model) => model.init()));
+  await Promise.all(services.models.map((model) => model.init()));
   const phases: Phase[] = [];
   let answered = true;
   const client = connection.getClient();
@@ -86,7 +86,7 @@ export async function capturePage(uri: string, env: Record<string, string>, page
       limit: 10,
       includeArchived: false,
     };
-    await services.members.reads.list(args);
+    await services.services.members.reads.list(args);
   } finally {
     client.off("commandStarted", started);
     client.off("commandSucceeded", ended);

@@ -24,6 +24,8 @@ export interface Config {
   refreshReuseGraceSeconds: number;
   /** Changing the email, MFA or deleting oneself needs a password proof at most this old. */
   reauthMaxAgeSeconds: number;
+  /** How often appointments past their end date give their slots back, in the background. */
+  lapsedSweepSeconds: number;
   smtpUrl?: string;
   /** Sender of every mail. */
   mailFrom: string;
@@ -175,6 +177,7 @@ export function loadConfig(env: Env = environment()): Config {
     refreshTokenTtlSeconds: int("REFRESH_TOKEN_TTL_SECONDS", 7 * 24 * 3600, 300, 90 * 24 * 3600),
     refreshReuseGraceSeconds: int("REFRESH_REUSE_GRACE_SECONDS", 10, 0, 60),
     reauthMaxAgeSeconds: int("REAUTH_MAX_AGE_SECONDS", 300, 1, 24 * 3600),
+    lapsedSweepSeconds: int("LAPSED_SWEEP_SECONDS", 60, 1, 24 * 3600),
     smtpUrl: url("SMTP_URL", ["smtp:", "smtps:"]),
     mailFrom: text("MAIL_FROM") ?? "Chaplaincy Membership <no-reply@localhost>",
     appUrl: (url("APP_URL", ["http:", "https:"]) ?? DEFAULT_APP_URL).replace(/\/+$/, ""),

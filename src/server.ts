@@ -13,12 +13,14 @@ import { expressServerOptions } from "./http/node-server";
 import type { Logger } from "./logger";
 import { resolveJwtSecret } from "./modules/auth/jwt-secret";
 import { ensureBootstrapAdmin } from "./modules/users/user-bootstrap";
-import { createServices, type Services } from "./services";
+import { createServices, type Composition, type Services } from "./services";
 
 export interface RunningServer {
   server: http.Server;
   url: string;
   services: Services;
+  /** What requests do not see: the tests' way to sign a token, read a sealed field, flush mail. */
+  internals: Composition["internals"];
   close: () => Promise<void>;
 }
 
@@ -28,18 +30,19 @@ export async function startServer(
   log: Logger,
   connection: Connection,
 ): Promise<RunningServer> {
-  const services = createServices(
+  const composition = createServices(
     connection,
     config,
     resolveJwtSecret(config.jwtSecret, config.dataDir),
     log,
   );
-  await migrateDatabase(connection, services.migrations, log);
-  const indexes = await ensureIndexes(Object.values(services.models), log);
+  const { services } = composition;
+  await migrateDatabase(connection, composition.migrations, log);
+  const indexes = await ensureIndexes(composition.models, log);
   if (config.redisUrl && !(await services.rateLimits.whenReady(5000))) {
     log.warn("Redis is not reachable yet; rate limits are per instance until it is");
   }
-  await ensureBootstrapAdmin(services.userRepository, config.admin, config.bcryptCost, log);
+  await ensureBootstrapAdmin(composition.userRepository, config.admin, config.bcryptCost, log);
   const schema = await buildAppSchema();
   const parts = await createApp(config, services, schema, log);
   let draining = false;
@@ -65,6 +68,7 @@ export async function startServer(
     server,
     url: `http://127.0.0.1:${port}`,
     services,
+    internals: composition.internals,
     close: async () => {
       draining = true;
       await new Promise<void>((resolve) => {
@@ -78,7 +82,7 @@ export async function startServer(
       });
       indexes.stop();
       await parts.stop();
-      await services.close();
+      await composition.close();
     },
   };
 }

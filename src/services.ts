@@ -1,65 +1,33 @@
-import { createHmac } from "node:crypto";
 import path from "node:path";
 import type { Connection } from "mongoose";
-import type { Config } from "./config";
-import { createAuditLogModel } from "./modules/audit/audit-log.model";
-import { DataExportService } from "./modules/privacy/data-export.service";
-import { AuditLogRepository } from "./modules/audit/audit-log.repository";
-import { AuditLogService } from "./modules/audit/audit-log.service";
 import { BackgroundTasks } from "./background-tasks";
+import type { Config } from "./config";
+import { isDatabaseUp } from "./db/connection";
 import { resolveFieldCipher } from "./db/field-cipher";
 import type { Logger } from "./logger";
 import { Mailer } from "./mail/mailer";
-import { AuthService } from "./modules/auth/auth.service";
-import { EmailVerificationService } from "./modules/auth/email-verification.service";
-import { MfaService } from "./modules/auth/mfa.service";
-import { BcryptPool, defaultBcryptWorkers } from "./modules/auth/bcrypt-pool";
-import { CredentialsService } from "./modules/auth/credentials.service";
-import { PasswordHasher } from "./modules/auth/password-hasher";
-import { PasswordResetService } from "./modules/auth/password-reset.service";
-import { createSessionModel } from "./modules/auth/session.model";
-import { SessionRepository } from "./modules/auth/session.repository";
-import { SessionService } from "./modules/auth/session.service";
-import { TokenService } from "./modules/auth/token.service";
-import { BranchServiceRepository } from "./modules/branch-services/branch-service.repository";
-import { createBranchServiceModel } from "./modules/branch-services/branch-service.model";
-import { BranchServiceService } from "./modules/branch-services/branch-service.service";
-import type { MigrationStep } from "./db/migrations";
-import type { MemberReferences } from "./modules/members/member.presenter";
-import { MemberRepository } from "./modules/members/member.repository";
-import { MemberMaintenanceRepository } from "./modules/members/member-maintenance.repository";
-import { storedKeysOf } from "./modules/members/member-duplicates";
-import { createMemberModel } from "./modules/members/member.model";
-import { createOfficeHolderModel } from "./modules/offices/office-holder.model";
-import { OfficeHolderRepository } from "./modules/offices/office-holder.repository";
-import { OfficeHolderService } from "./modules/offices/office-holder.service";
-import { officeSlotMigration } from "./modules/offices/office-slot.migration";
-import { OfficeSlots } from "./modules/offices/office-slots";
-import { OfficeRepository } from "./modules/offices/office.repository";
-import { createOfficeModel } from "./modules/offices/office.model";
-import { OfficeService } from "./modules/offices/office.service";
-import { MemberService } from "./modules/members/member.service";
-import { createUserModel, FORMER_EMAILS_FIELD, MFA_SECRET_FIELD } from "./modules/users/user.model";
-import { UserRepository } from "./modules/users/user.repository";
-import { UsersService } from "./modules/users/users.service";
+import { createAuditModule } from "./modules/audit/audit.module";
+import { createAuthModule } from "./modules/auth/auth.module";
+import { createBranchServicesModule } from "./modules/branch-services/branch-services.module";
+import { createMembersModule } from "./modules/members/members.module";
+import type { ModuleParts } from "./modules/module";
+import { createOfficesModule } from "./modules/offices/offices.module";
+import { createPrivacyModule } from "./modules/privacy/privacy.module";
+import { createUsersModule } from "./modules/users/users.module";
 import { RateLimits } from "./rate-limits/rate-limits";
 
-/** The composition root: every model and service of one app instance, on one connection. */
+/**
+ * The composition root: each module built by its factory on one connection, given what it
+ * needs from the others. Requests see `services` only; start-up, shutdown and the tests'
+ * raw look at the database use the rest.
+ */
 export function createServices(
   connection: Connection,
   config: Config,
   jwtSecret: string,
   log: Logger,
 ) {
-  const models = {
-    users: createUserModel(connection),
-    sessions: createSessionModel(connection),
-    branchServices: createBranchServiceModel(connection),
-    members: createMemberModel(connection),
-    offices: createOfficeModel(connection),
-    officeHolders: createOfficeHolderModel(connection),
-    auditLogs: createAuditLogModel(connection),
-  };
+  const base = { connection, config, log };
   const mailer = new Mailer({
     smtpUrl: config.smtpUrl,
     outboxDir: path.join(config.dataDir, "outbox"),
@@ -73,169 +41,93 @@ export function createServices(
     keyPrefix: config.dbName,
     log,
   });
-  const tokens = new TokenService(jwtSecret, config.accessTokenTtlSeconds);
-  const hasher = new PasswordHasher(
-    config.bcryptCost,
-    new BcryptPool(defaultBcryptWorkers(config.workers)),
-  );
-  const userRepository = new UserRepository(models.users);
-  const cipher = resolveFieldCipher(config, config.dataDir);
-  const sessions = new SessionService(
-    new SessionRepository(models.sessions),
-    {
-      refreshTtlSeconds: config.refreshTokenTtlSeconds,
-      reuseGraceSeconds: config.refreshReuseGraceSeconds,
-      reauthMaxAgeSeconds: config.reauthMaxAgeSeconds,
-      // Its own key, derived from the signing secret (which can mint access tokens anyway).
-      successorKey: createHmac("sha256", jwtSecret).update("refresh-token-successor").digest(),
-    },
-    log,
-  );
   const background = new BackgroundTasks(log);
-  const emailVerification = new EmailVerificationService(
-    userRepository,
-    mailer,
-    config.appUrl,
-    background,
-  );
-  const mfa = new MfaService(userRepository, hasher, rateLimits, sessions, cipher);
-  const branchRepository = new BranchServiceRepository(models.branchServices);
-  const branchServices = new BranchServiceService(branchRepository, (branchId) =>
-    members.isBranchInUse(branchId),
-  );
-  const memberReferences: MemberReferences = {
-    applicants: async (userIds) =>
-      (await userRepository.findByIds(userIds, { name: 1, email: 1, role: 1 })).map((user) => ({
-        id: user._id,
-        name: user.name,
-        email: user.email,
-        role: user.role,
-      })),
-    branchTitles: (branchIds) => branchServices.titlesOf(branchIds),
-    existingBranchIds: (branchIds) => branchServices.existingIds(branchIds),
-  };
-  const memberRepository = new MemberRepository(models.members);
-  const memberMaintenance = new MemberMaintenanceRepository(models.members);
-  const members: MemberService = new MemberService(memberRepository, memberReferences, cipher, {
-    mailer,
-    log,
-    appUrl: config.appUrl,
-    requirePrivacyConsent: config.requirePrivacyConsent,
-    releaseLapsedTerms: () => officeSlots.releaseLapsed(),
-    currentOffices: async (memberId) => {
-      const { data } = await officeHolders.listOfMember({
-        id: memberId,
-        includeEnded: false,
-        page: 1,
-        limit: 100,
-      });
-      return data.map((holder) => ({ title: holder.office.name, level: holder.office.level }));
-    },
-  });
-  const officeRepository = new OfficeRepository(models.offices);
-  const holderRepository = new OfficeHolderRepository(models.officeHolders);
-  const officeSlots = new OfficeSlots(officeRepository, holderRepository, members);
-  const officeHolders = new OfficeHolderService(
-    holderRepository,
-    officeRepository,
-    officeSlots,
-    members,
-  );
-  const audit = new AuditLogService(new AuditLogRepository(models.auditLogs), log);
-  const users = new UsersService(
-    userRepository,
-    emailVerification,
-    {
-      erasers: [
-        ({ id }) => officeHolders.deleteAllOfUser(id),
-        ({ id }) => members.deleteAllOf(id),
-        ({ id }) => sessions.deleteAllOf(id),
-        // Mail to every address the account had, not only its last (the outbox of the default).
-        async ({ id, email }) => {
-          const former = (await userRepository.findById(id, { formerEmails: 1 }))?.formerEmails;
-          const addresses = (former ?? []).map((sealed) =>
-            cipher.open(sealed, FORMER_EMAILS_FIELD),
-          );
-          for (const address of new Set([email, ...addresses])) await mailer.forget(address);
-        },
-      ],
-      emailChanged: [
-        (userId, email) => members.emailChanged(userId, email),
-        // Only while mail is kept here: with SMTP the service holds no mail to erase.
-        async (userId, _email, previous) => {
-          if (!mailer.keepsMessages) return;
-          await userRepository.rememberFormerEmail(
-            userId,
-            cipher.seal(previous, FORMER_EMAILS_FIELD),
-          );
-        },
-      ],
-    },
-    sessions,
-    mailer,
-  );
-  return {
-    connection,
-    models,
+  const cipher = resolveFieldCipher(config, config.dataDir);
+
+  const users = createUsersModule({
+    ...base,
     cipher,
     mailer,
+    deps: () => ({
+      verification: auth.services.emailVerification,
+      recentSignIn: auth.services.sessions,
+      erasure: privacy.erasure,
+      emailFollowers: [members.services.members],
+    }),
+  });
+  const auth = createAuthModule({
+    ...base,
+    jwtSecret,
+    users: users.repository,
+    mailer,
     rateLimits,
-    tokens,
-    sessions,
-    emailVerification,
-    mfa,
-    userRepository,
-    auth: new AuthService(
-      userRepository,
-      tokens,
-      sessions,
-      hasher,
-      emailVerification,
-      mfa,
-      rateLimits,
-    ),
-    credentials: new CredentialsService(userRepository, sessions, hasher, mfa, rateLimits),
-    passwordReset: new PasswordResetService(
-      userRepository,
-      sessions,
-      hasher,
-      mailer,
-      config.appUrl,
-      background,
-    ),
-    members,
-    users,
-    /** Brings records written by earlier versions up to date, at start (src/db/migrations.ts). */
-    migrations: [
-      { name: "member search fields", run: () => memberMaintenance.backfillSearchFields() },
-      {
-        name: "member duplicate keys",
-        run: () => memberMaintenance.backfillDuplicateKeys(storedKeysOf(cipher)),
-      },
-      officeSlotMigration(holderRepository, officeRepository, members),
-      { name: "office search text", run: () => officeRepository.backfillSearchText() },
-      { name: "branch search text", run: () => branchRepository.backfillSearchText() },
-      {
-        name: "TOTP secrets sealed",
-        run: () =>
-          userRepository.sealClearMfaSecrets((clear) => cipher.seal(clear, MFA_SECRET_FIELD)),
-      },
-    ] satisfies MigrationStep[],
-    branchServices,
-    offices: new OfficeService(officeRepository, holderRepository, officeSlots),
-    audit,
-    dataExport: new DataExportService(users, sessions, members, officeHolders, audit),
-    officeHolders,
     background,
+    cipher,
+  });
+  const branches = createBranchServicesModule({
+    ...base,
+    deps: () => ({ members: members.services.members }),
+  });
+  const members = createMembersModule({
+    ...base,
+    cipher,
+    mailer,
+    deps: {
+      users: users.repository,
+      branches: branches.services.branchServices,
+      offices: () => offices.forMembers,
+    },
+  });
+  const offices = createOfficesModule({ ...base, members: members.services.members });
+  const audit = createAuditModule(base);
+  const privacy = createPrivacyModule({
+    account: users.account,
+    sessions: auth.sessionData,
+    memberships: members.memberships,
+    appointments: offices.appointments,
+    audit: audit.services.audit,
+    // Appointments before the member records they count on; mail last.
+    erasers: [offices.appointments, members.memberships, auth.sessionData, users.account],
+  });
+
+  const modules: ModuleParts[] = [users, auth, branches, members, offices, audit];
+  const migrations = modules.flatMap((module) => module.migrations ?? []);
+  return {
+    /** What a request may use (RequestContext.services). */
+    services: {
+      ...users.services,
+      ...auth.services,
+      ...branches.services,
+      ...members.services,
+      ...offices.services,
+      ...audit.services,
+      ...privacy.services,
+      rateLimits,
+      health: { databaseUp: () => isDatabaseUp(connection) },
+    },
+    /** Every module's collections, whose indexes are built at start. */
+    models: modules.flatMap((module) => module.models),
+    /** Brings records written by earlier versions up to date, at start (src/db/migrations.ts). */
+    migrations,
+    /** The accounts' collection, for the first administrator at start. */
+    userRepository: users.repository,
+    /** Not for requests: tests sign a token, read sealed fields, flush mail, migrate again. */
+    internals: { tokens: auth.tokens, cipher, mailer, background, migrations },
     /**
-     * Finishes background work, lets queued mail go out, releases Redis and the hashing
-     * threads; the connection belongs to the caller.
+     * Finishes background work, lets queued mail go out, releases Redis, the hashing threads
+     * and the modules' timers; the connection belongs to the caller.
      */
     close: async () => {
       await background.drain();
-      await Promise.all([mailer.close(), rateLimits.close(), hasher.close()]);
+      await Promise.all([
+        mailer.close(),
+        rateLimits.close(),
+        ...modules.map((module) => module.close?.()),
+      ]);
     },
   };
 }
 
-export type Services = ReturnType<typeof createServices>;
+export type Composition = ReturnType<typeof createServices>;
+/** The services a request may use: no models, repositories or connection. */
+export type Services = Composition["services"];

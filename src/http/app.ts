@@ -54,7 +54,7 @@ export async function createApp(
   // One mount for everything under /api/v1: each mount a request passes rewrites its URL, which
   // is parsed again on the way in and out, so every extra mount is routing work per request.
   const api = express.Router();
-  api.use(operationsRoutes(services.connection));
+  api.use(operationsRoutes(services.health));
   api.use("/docs", swaggerUi(`${API_BASE}/openapi.json`));
   api.use(memberExportRoute(schema, buildContext));
   api.use(rest.router);

@@ -1,6 +1,4 @@
 import express, { type Request, type Response } from "express";
-import type { Connection } from "mongoose";
-import { isDatabaseUp } from "../db/connection";
 
 const startedAt = Date.now();
 
@@ -23,14 +21,14 @@ export function serviceRoot(req: Request, res: Response): void {
 }
 
 /** Root metadata and health: plain express, they are about the process, not the domain. */
-export function operationsRoutes(connection: Connection): express.Router {
+export function operationsRoutes(health: { databaseUp(): Promise<boolean> }): express.Router {
   const router = express.Router();
   router.get("/", (_req, res) => {
     res.json(ABOUT);
   });
   router.get("/health", async (_req, res) => {
     const uptime = Math.round((Date.now() - startedAt) / 1000);
-    if (await isDatabaseUp(connection)) {
+    if (await health.databaseUp()) {
       res.json({ status: "ok", db: "up", uptime });
     } else {
       res.status(503).json({ status: "degraded", db: "down", uptime });

@@ -9,22 +9,21 @@ import {
   applyAs,
   approvedMemberOf,
   bearer,
-  buildAdmin,
   buildUser,
   minimalApplication,
   TEST_PASSWORD,
   uniqueEmail,
   type TestUser,
 } from "../support/factories";
-import { startTestApp, type TestApp } from "../support/test-app";
+import type { TestApp } from "../support/test-app";
+import { startScenario } from "../support/scenario";
 
 const API = "/api/v1";
 let app: TestApp;
 let admin: TestUser;
 
 beforeAll(async () => {
-  app = await startTestApp();
-  admin = await buildAdmin(app);
+  ({ app, admin } = await startScenario());
 });
 afterAll(() => app.close());
 

@@ -4,8 +4,9 @@
  * made, with the client's own x-request-id beside it and never in its place.
  */
 import { randomBytes } from "node:crypto";
-import { applyAs, bearer, buildAdmin, buildUser, type TestUser } from "../support/factories";
-import { startTestApp, type TestApp } from "../support/test-app";
+import { applyAs, bearer, buildUser, type TestUser } from "../support/factories";
+import type { TestApp } from "../support/test-app";
+import { startScenario } from "../support/scenario";
 
 const API = "/api/v1";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -13,8 +14,7 @@ let app: TestApp;
 let admin: TestUser;
 
 beforeAll(async () => {
-  app = await startTestApp();
-  admin = await buildAdmin(app);
+  ({ app, admin } = await startScenario());
 });
 afterAll(() => app.close());
 

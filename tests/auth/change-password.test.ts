@@ -1,6 +1,7 @@
 import { ChangePasswordDocument, CurrentUserDocument } from "../graphql/generated";
 import { bearer, buildUser, login, TEST_PASSWORD, type TestUser } from "../support/factories";
 import { startTestApp, type TestApp } from "../support/test-app";
+import { rawDb } from "../support/raw-db";
 
 const AUTH = "/api/v1/auth";
 const NEW_PASSWORD = "Changed#Pass2";
@@ -17,7 +18,7 @@ const currentUser = (token: string) =>
   app.http().get("/api/v1/users/current").set(bearer({ token }));
 const refresh = (cookie: string) => app.http().get(`${AUTH}/refresh-token`).set("cookie", cookie);
 const storedHash = async (user: TestUser) =>
-  (await app.services.models.users.findById(user.id).lean())!.passwordHash;
+  (await rawDb(app).users.findById(user.id).lean())!.passwordHash;
 const loginStatus = async (email: string, password: string) =>
   (await app.http().post(`${AUTH}/login`).send({ email, password })).status;
 

@@ -22,8 +22,8 @@ async function timed(path: string, email: string): Promise<number> {
   const elapsed = Number(process.hrtime.bigint() - started) / 1e6;
   expect(response.status).toBe(200);
   // An attacker can pace requests too: each is measured on a quiet service.
-  await app.services.background.drain();
-  await app.services.mailer.flush();
+  await app.internals.background.drain();
+  await app.internals.mailer.flush();
   // The SMTP connection of a mail just sent is still closing; let it, or it slows the next one.
   await new Promise((resolve) => setTimeout(resolve, 20));
   return elapsed;
@@ -62,7 +62,7 @@ async function sample(
 describe("no account enumeration by timing", () => {
   it("forgot-password takes as long for a known address as for an unknown one", async () => {
     const user = await buildUser(app);
-    await app.services.mailer.flush();
+    await app.internals.mailer.flush();
     const mailsBefore = app.mail.to(user.email).length;
     const times = await sample("forgot-password", user.email);
     const z = mannWhitneyZ(times.known, times.unknown);

@@ -12,6 +12,7 @@ import { rotateDataKey } from "../../scripts/rotate-data-key";
 import { keyIdOf } from "../../src/db/field-cipher";
 import { bearer, buildUser, TEST_PASSWORD, type TestUser } from "../support/factories";
 import { startTestApp, type TestApp } from "../support/test-app";
+import { rawDb } from "../support/raw-db";
 
 const KEY_1 = randomBytes(32);
 const KEY_2 = randomBytes(32);
@@ -68,8 +69,7 @@ async function signInWithMfa(on: TestApp, user: TestUser, secret: string, step: 
 }
 
 const storedSecret = async (on: TestApp, user: TestUser) =>
-  (await on.services.models.users.collection.findOne({ _id: user.id as never }))?.mfaSecret as
-    string | null;
+  (await rawDb(on).users.collection.findOne({ _id: user.id as never }))?.mfaSecret as string | null;
 
 /** Every regular file under `dir`, recursively. */
 function filesUnder(dir: string): string[] {
@@ -107,7 +107,7 @@ describe("TOTP secrets at rest", () => {
     const user = await buildUser(app);
     const secret = await enableMfa(app, user);
     // As an earlier version stored it.
-    await app.services.models.users.collection.updateOne(
+    await rawDb(app).users.collection.updateOne(
       { _id: user.id as never },
       { $set: { mfaSecret: secret } },
     );
@@ -123,7 +123,7 @@ describe("TOTP secrets at rest", () => {
       DATA_KEY: KEY_2.toString("base64"),
       DATA_KEYS_PREVIOUS: KEY_1.toString("base64"),
     });
-    await rotateDataKey(during.services.connection, during.services.cipher);
+    await rotateDataKey(during.connection, during.internals.cipher);
     expect(await storedSecret(during, user)).toMatch(new RegExp(`^enc:1:${keyIdOf(KEY_2)}:`));
     const after = await instance({ DATA_KEY: KEY_2.toString("base64") });
     await signInWithMfa(after, user, secret, stepNow() + 1);
@@ -158,7 +158,7 @@ describe("file modes", () => {
             email: `outbox-${randomBytes(3).toString("hex")}@example.org`,
             password: TEST_PASSWORD,
           });
-        await local.services.mailer.flush();
+        await local.internals.mailer.flush();
       } finally {
         await local.close();
       }

@@ -17,6 +17,7 @@ import {
   type TestUser,
 } from "../support/factories";
 import { startTestApp, TEST_JWT_SECRET, type TestApp } from "../support/test-app";
+import { rawDb } from "../support/raw-db";
 
 const AUTH = "/api/v1/auth";
 const MFA = `${AUTH}/mfa`;
@@ -53,10 +54,10 @@ afterAll(() => app.close());
 
 /** The stored account, its TOTP secrets opened (they are stored sealed). */
 async function storedUser(user: TestUser) {
-  const record = await app.services.models.users.findById(user.id).lean();
+  const record = await rawDb(app).users.findById(user.id).lean();
   if (!record) return record;
   const open = (stored: string | null) =>
-    stored === null ? null : app.services.cipher.open(stored, MFA_SECRET_FIELD);
+    stored === null ? null : app.internals.cipher.open(stored, MFA_SECRET_FIELD);
   return {
     ...record,
     mfaSecret: open(record.mfaSecret),
@@ -284,7 +285,7 @@ describe("POST /auth/mfa/enable", () => {
 describe("POST /auth/login with MFA on", () => {
   it("answers mfaRequired with an mfaToken, and no access token, user or refresh cookie", async () => {
     const { user } = await buildMfaUser();
-    const sessionsBefore = await app.services.models.sessions.countDocuments({ userId: user.id });
+    const sessionsBefore = await rawDb(app).sessions.countDocuments({ userId: user.id });
     const response = await app
       .http()
       .post(`${AUTH}/login`)
@@ -299,9 +300,7 @@ describe("POST /auth/login with MFA on", () => {
     expect(response.body).not.toHaveProperty("accessToken");
     expect(response.body).not.toHaveProperty("user");
     expect(hasRefreshCookie(response.headers["set-cookie"])).toBe(false);
-    expect(await app.services.models.sessions.countDocuments({ userId: user.id })).toBe(
-      sessionsBefore,
-    );
+    expect(await rawDb(app).sessions.countDocuments({ userId: user.id })).toBe(sessionsBefore);
   });
 
   it("still refuses a wrong password with 401 INVALID_CREDENTIALS", async () => {
@@ -320,7 +319,7 @@ describe("POST /auth/mfa/verify", () => {
   it("signs in with a code of a later step: access token, user and refresh cookie", async () => {
     const { user, secret, step } = await buildMfaUser();
     const mfaToken = await passwordStep(user);
-    const sessionsBefore = await app.services.models.sessions.countDocuments({ userId: user.id });
+    const sessionsBefore = await rawDb(app).sessions.countDocuments({ userId: user.id });
 
     const response = await app
       .http()
@@ -336,9 +335,7 @@ describe("POST /auth/mfa/verify", () => {
     });
     expect(response.body).not.toHaveProperty("mfaToken");
     expect(hasRefreshCookie(response.headers["set-cookie"])).toBe(true);
-    expect(await app.services.models.sessions.countDocuments({ userId: user.id })).toBe(
-      sessionsBefore + 1,
-    );
+    expect(await rawDb(app).sessions.countDocuments({ userId: user.id })).toBe(sessionsBefore + 1);
 
     const current = await app
       .http()
@@ -351,7 +348,7 @@ describe("POST /auth/mfa/verify", () => {
   it("refuses a wrong code with 401 INVALID_CREDENTIALS and keeps the mfaToken usable", async () => {
     const { user, secret, step } = await buildMfaUser();
     const mfaToken = await passwordStep(user);
-    const sessionsBefore = await app.services.models.sessions.countDocuments({ userId: user.id });
+    const sessionsBefore = await rawDb(app).sessions.countDocuments({ userId: user.id });
 
     const wrong = await app
       .http()
@@ -361,9 +358,7 @@ describe("POST /auth/mfa/verify", () => {
     expect(wrong.body).toMatchObject({ code: "INVALID_CREDENTIALS", message: expect.any(String) });
     expect(wrong.body).not.toHaveProperty("accessToken");
     expect(hasRefreshCookie(wrong.headers["set-cookie"])).toBe(false);
-    expect(await app.services.models.sessions.countDocuments({ userId: user.id })).toBe(
-      sessionsBefore,
-    );
+    expect(await rawDb(app).sessions.countDocuments({ userId: user.id })).toBe(sessionsBefore);
 
     const right = await app
       .http()

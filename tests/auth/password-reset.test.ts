@@ -3,6 +3,7 @@ import { ForgotPasswordDocument, LoginDocument, ResetPasswordDocument } from "..
 import { bearer, buildUser, login, uniqueEmail, type TestUser } from "../support/factories";
 import { resetTokenIn } from "../support/mailbox";
 import { startTestApp, type TestApp } from "../support/test-app";
+import { rawDb } from "../support/raw-db";
 
 const AUTH = "/api/v1/auth";
 const NEW_PASSWORD = "Fresh#Pass456";
@@ -37,7 +38,7 @@ const resetTo = (token: string | undefined, password: string) =>
 
 const loginStatus = async (email: string, password: string) =>
   (await app.http().post(`${AUTH}/login`).send({ email, password })).status;
-const storedUser = (user: TestUser) => app.services.models.users.findById(user.id).lean();
+const storedUser = (user: TestUser) => rawDb(app).users.findById(user.id).lean();
 
 function expectInvalidToken(response: { status: number; body: Record<string, unknown> }) {
   expect(response.status).toBe(400);
@@ -150,7 +151,7 @@ describe("POST /auth/reset-password?token=", () => {
       expect(refreshed.status).toBe(401);
       expect(refreshed.body).toMatchObject({ code: "UNAUTHENTICATED" });
     }
-    const live = await app.services.models.sessions.countDocuments({
+    const live = await rawDb(app).sessions.countDocuments({
       userId: user.id,
       revokedAt: null,
     });
@@ -194,7 +195,7 @@ describe("POST /auth/reset-password?token=", () => {
     const user = await buildUser(app);
     const token = await resetTokenFor(user.email);
     // Fixture: let the token's 30 minutes run out.
-    await app.services.models.users.updateOne(
+    await rawDb(app).users.updateOne(
       { _id: user.id },
       { $set: { resetExpiresAt: new Date(Date.now() - 60_000) } },
     );
@@ -233,7 +234,7 @@ describe("POST /auth/reset-password?token=", () => {
     const token = await resetTokenFor(user.email);
     const before = await storedUser(user);
     const liveSessions = () =>
-      app.services.models.sessions.countDocuments({ userId: user.id, revokedAt: null });
+      rawDb(app).sessions.countDocuments({ userId: user.id, revokedAt: null });
     const liveBefore = await liveSessions();
 
     for (const weak of ["short1!", "alllowercase1!", "NoDigitsHere!", "NoSpecial123"]) {

@@ -2,6 +2,7 @@ import jwt from "jsonwebtoken";
 import { buildUser, login, refreshCookieOf, uniqueEmail } from "../support/factories";
 import { resetTokenIn } from "../support/mailbox";
 import { startTestApp, type TestApp } from "../support/test-app";
+import { rawDb } from "../support/raw-db";
 
 /*
  * Single-use secrets under concurrent use. Each is spent by one conditional update whose
@@ -32,7 +33,7 @@ describe("one refresh token presented twice at once", () => {
     expect(cookies.size).toBe(1);
     expect(tokens.size).toBe(1);
     const { sid } = jwt.decode(session.token) as { sid: string };
-    const stored = await app.services.models.sessions.findById(sid).lean();
+    const stored = await rawDb(app).sessions.findById(sid).lean();
     expect(stored?.revokedAt).toBeNull();
     expect(stored?.retiredTokenHashes).toHaveLength(1);
   });

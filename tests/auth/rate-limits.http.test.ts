@@ -5,6 +5,7 @@ import { ForgotPasswordDocument, LoginDocument } from "../graphql/generated";
 import { BOOTSTRAP_ADMIN, bearer, buildUser, uniqueEmail } from "../support/factories";
 import { verificationCodeIn } from "../support/mailbox";
 import { startTestApp, type TestApp } from "../support/test-app";
+import { rawDb } from "../support/raw-db";
 
 /*
  * The contract §4 rate limits seen from outside, over HTTP on real apps whose limits are set
@@ -77,16 +78,14 @@ describe("login lockout (LOGIN_MAX_FAILURES=3)", () => {
 
   it("answers 429 with Retry-After to the 4th attempt, even with the right password", async () => {
     const user = await buildUser(app);
-    const sessionsBefore = await app.services.models.sessions.countDocuments({ userId: user.id });
+    const sessionsBefore = await rawDb(app).sessions.countDocuments({ userId: user.id });
 
     await failLogins(app, user.email, 3);
     const locked = await login(app, user.email, user.password);
     expectTooManyRequests(locked, LOCKOUT_SECONDS);
     expect(locked.body).not.toHaveProperty("accessToken");
     expect(locked.headers["set-cookie"]).toBeUndefined();
-    expect(await app.services.models.sessions.countDocuments({ userId: user.id })).toBe(
-      sessionsBefore,
-    );
+    expect(await rawDb(app).sessions.countDocuments({ userId: user.id })).toBe(sessionsBefore);
 
     const overGraphql = await app.graphql(LoginDocument, {
       email: user.email,
@@ -159,7 +158,7 @@ describe("account endpoint buckets (RATE_LIMIT_ACCOUNT_PER_HOUR=3)", () => {
     const refused = await register(app, email);
     expectTooManyRequests(refused, 3600);
     expect(refused.body).not.toHaveProperty("user");
-    expect(await app.services.models.users.countDocuments({ email })).toBe(0);
+    expect(await rawDb(app).users.countDocuments({ email })).toBe(0);
 
     expect((await forgotPassword(app)).status).toBe(200);
     expect((await resendVerification(app)).status).toBe(200);
@@ -187,7 +186,7 @@ describe("account endpoint buckets (RATE_LIMIT_ACCOUNT_PER_HOUR=3)", () => {
       expect(wrong.body.code).toBe("INVALID_TOKEN");
     }
     expectTooManyRequests(await verifyEmail(app, code), 3600);
-    const stored = await app.services.models.users.findOne({ email }).lean();
+    const stored = await rawDb(app).users.findOne({ email }).lean();
     expect(stored?.isEmailVerified).toBeFalsy();
 
     expect((await resendVerification(app)).status).toBe(200);

@@ -15,6 +15,7 @@ import {
   type TestUser,
 } from "../support/factories";
 import { startTestApp, type TestApp } from "../support/test-app";
+import { rawDb } from "../support/raw-db";
 
 /*
  * Issue 35's takeover sequence: an access token stolen from a session that signed in a while
@@ -44,7 +45,7 @@ const reauthenticate = (token: string, body: Record<string, unknown>) =>
   app.http().post(`${AUTH}/reauthenticate`).set(bearer({ token })).send(body);
 const updateCurrent = (token: string, body: Record<string, unknown>) =>
   app.http().put(CURRENT).set(bearer({ token })).send(body);
-const storedUser = (user: TestUser) => app.services.models.users.findById(user.id).lean();
+const storedUser = (user: TestUser) => rawDb(app).users.findById(user.id).lean();
 
 function expectReauthenticationRequired(response: { status: number; body: unknown }): void {
   expect(response.status).toBe(401);

@@ -1,6 +1,7 @@
 import jwt from "jsonwebtoken";
 import { bearer, buildUser, login, refreshCookieOf } from "../support/factories";
 import { startTestApp, type TestApp } from "../support/test-app";
+import { rawDb } from "../support/raw-db";
 
 /*
  * Issue 33 point 5: two tabs of one browser refresh with the same cookie at once. The second
@@ -20,7 +21,9 @@ const refresh = (cookie: string) => app.http().get(`${AUTH}/refresh-token`).set(
 const currentUserStatus = async (token: string) =>
   (await app.http().get("/api/v1/users/current").set(bearer({ token }))).status;
 const sessionOf = (token: string) =>
-  app.services.models.sessions.findById((jwt.decode(token) as { sid: string }).sid).lean();
+  rawDb(app)
+    .sessions.findById((jwt.decode(token) as { sid: string }).sid)
+    .lean();
 
 describe("two refreshes with one cookie inside the grace window", () => {
   it("both succeed with the same access token and cookie, and the session lives on", async () => {

@@ -15,6 +15,7 @@ import {
   type GraphqlResult,
   type TestApp,
 } from "../support/test-app";
+import { rawDb } from "../support/raw-db";
 
 let app: TestApp;
 
@@ -23,7 +24,7 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-const countUsers = () => app.services.models.users.estimatedDocumentCount();
+const countUsers = () => rawDb(app).users.estimatedDocumentCount();
 
 /** A GraphQL error answer: HTTP 200, no data, one error with the REST code and status. */
 function expectGraphqlError(result: GraphqlResult<unknown>, code: string, status: number): void {
@@ -183,7 +184,7 @@ describe("login through /graphql", () => {
       user: { id: user.id, email: user.email },
     });
     const { sid } = jwt.decode(payload.accessToken!) as { sid: string };
-    const session = await app.services.models.sessions.findById(sid).lean();
+    const session = await rawDb(app).sessions.findById(sid).lean();
     expect(session).toMatchObject({ userId: user.id, userAgent: "GraphqlAgent/1.0" });
   });
 
@@ -224,7 +225,7 @@ describe("resendEmailVerification through /graphql", () => {
   it("says the same for every address, mails only the unverified one, and its new code replaces the old", async () => {
     const verified = await buildUser(app);
     const pending = await registerAndReadCode();
-    await app.services.mailer.flush();
+    await app.internals.mailer.flush();
     const mailsBefore = app.mail.messages.length;
 
     const results = await Promise.all(
@@ -245,7 +246,7 @@ describe("resendEmailVerification through /graphql", () => {
       subject: /verification code/i,
       after: mailsBefore,
     });
-    await app.services.mailer.flush();
+    await app.internals.mailer.flush();
     expect(app.mail.messages.slice(mailsBefore).map((message) => message.to)).toEqual([
       [pending.email],
     ]);

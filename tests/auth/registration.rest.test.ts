@@ -13,6 +13,7 @@ import {
 } from "../support/factories";
 import { verificationCodeIn } from "../support/mailbox";
 import { startTestApp, TEST_JWT_SECRET, type TestApp } from "../support/test-app";
+import { rawDb } from "../support/raw-db";
 
 const AUTH = "/api/v1/auth";
 const CODE = /^[A-HJ-NP-Z2-9]{8}$/;
@@ -26,8 +27,8 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-const countUsers = () => app.services.models.users.estimatedDocumentCount();
-const storedUser = (email: string) => app.services.models.users.findOne({ email }).lean();
+const countUsers = () => rawDb(app).users.estimatedDocumentCount();
+const storedUser = (email: string) => rawDb(app).users.findOne({ email }).lean();
 const register = (body: Record<string, unknown>, headers: Record<string, string> = {}) =>
   app.http().post(`${AUTH}/register`).set(headers).send(body);
 const memberBody = (overrides: Record<string, unknown> = {}) => ({
@@ -126,7 +127,7 @@ describe("POST /auth/register", () => {
       jti: expect.any(String),
       sid: expect.any(String),
     });
-    const session = await app.services.models.sessions.findById(claims.sid).lean();
+    const session = await rawDb(app).sessions.findById(claims.sid).lean();
     expect(session).toMatchObject({ userId: user.id, revokedAt: null });
 
     expectRefreshCookie(response);
@@ -183,7 +184,7 @@ describe("POST /auth/register", () => {
     expect(stored).toMatchObject({ _id: response.body.user.id, isEmailVerified: false });
     expect(stored!.passwordHash).not.toBe("not-a-hash");
     expect(stored).not.toHaveProperty("isAdmin");
-    expect(await app.services.models.users.countDocuments({ _id: "attacker-chosen-id" })).toBe(0);
+    expect(await rawDb(app).users.countDocuments({ _id: "attacker-chosen-id" })).toBe(0);
     await expect(login(app, body.email, TEST_PASSWORD)).resolves.toBeDefined();
   });
 });
@@ -238,7 +239,7 @@ describe("POST /auth/register password policy", () => {
   it("does not sign in with a 73-byte password whose first 72 bytes are the real one (no truncation)", async () => {
     const body = memberBody({ password: password72 });
     expect((await register(body)).status).toBe(200);
-    const sessionsBefore = await app.services.models.sessions.estimatedDocumentCount();
+    const sessionsBefore = await rawDb(app).sessions.estimatedDocumentCount();
     const longer = await app
       .http()
       .post(`${AUTH}/login`)
@@ -246,7 +247,7 @@ describe("POST /auth/register password policy", () => {
     expect(longer.status).toBe(401);
     expect(longer.body).toMatchObject({ code: "INVALID_CREDENTIALS" });
     expect(refreshCookies(longer)).toHaveLength(0);
-    expect(await app.services.models.sessions.estimatedDocumentCount()).toBe(sessionsBefore);
+    expect(await rawDb(app).sessions.estimatedDocumentCount()).toBe(sessionsBefore);
   });
 });
 
@@ -341,9 +342,7 @@ describe("POST /auth/register roles", () => {
     expect(response.body.user.id).toMatch(UUID_V7);
     expectNoSecrets(response.body);
     expect(refreshCookies(response)).toHaveLength(0);
-    expect(
-      await app.services.models.sessions.countDocuments({ userId: response.body.user.id }),
-    ).toBe(0);
+    expect(await rawDb(app).sessions.countDocuments({ userId: response.body.user.id })).toBe(0);
 
     const mail = await app.mail.waitFor(body.email, {
       subject: /verification code/i,
@@ -374,7 +373,7 @@ describe("POST /auth/register duplicate email", () => {
     expect(response.body).toMatchObject({ code: "CONFLICT", message: expect.any(String) });
     expect(refreshCookies(response)).toHaveLength(0);
     expect(await countUsers()).toBe(before);
-    expect(await app.services.models.users.countDocuments({ email })).toBe(1);
+    expect(await rawDb(app).users.countDocuments({ email })).toBe(1);
   });
 });
 
@@ -407,7 +406,7 @@ describe("POST /auth/login", () => {
     const claims = jwt.decode(response.body.accessToken) as Record<string, string>;
     expect(claims).toMatchObject({ sub: account.id, role: "MEMBER" });
     expect(claims.jti).toEqual(expect.any(String));
-    const session = await app.services.models.sessions.findById(claims.sid).lean();
+    const session = await rawDb(app).sessions.findById(claims.sid).lean();
     expect(session).toMatchObject({
       userId: account.id,
       userAgent: "BodyAgent/2.0",
@@ -423,7 +422,7 @@ describe("POST /auth/login", () => {
       .send({ email: account.email, password: TEST_PASSWORD });
     expect(response.status).toBe(200);
     const { sid } = jwt.decode(response.body.accessToken) as { sid: string };
-    const session = await app.services.models.sessions.findById(sid).lean();
+    const session = await rawDb(app).sessions.findById(sid).lean();
     expect(session).toMatchObject({ userId: account.id, userAgent: "HeaderAgent/1.0" });
   });
 
@@ -448,7 +447,7 @@ describe("POST /auth/login", () => {
   });
 
   it("answers an unknown email and a wrong password with the same 401, creating no session", async () => {
-    const sessionsBefore = await app.services.models.sessions.estimatedDocumentCount();
+    const sessionsBefore = await rawDb(app).sessions.estimatedDocumentCount();
     const unknown = await app
       .http()
       .post(`${AUTH}/login`)
@@ -467,7 +466,7 @@ describe("POST /auth/login", () => {
     expect(wrong.body).toEqual(unknown.body);
     expect(refreshCookies(unknown)).toHaveLength(0);
     expect(refreshCookies(wrong)).toHaveLength(0);
-    expect(await app.services.models.sessions.estimatedDocumentCount()).toBe(sessionsBefore);
+    expect(await rawDb(app).sessions.estimatedDocumentCount()).toBe(sessionsBefore);
   });
 
   describe("bcrypt comparison", () => {
@@ -573,7 +572,7 @@ describe("POST /auth/resend-email-verification", () => {
     });
     const oldCode = verificationCodeIn(firstMail);
     const unknownEmail = uniqueEmail("unknown");
-    await app.services.mailer.flush();
+    await app.internals.mailer.flush();
 
     const mailsBefore = app.mail.messages.length;
     const forVerified = await resend(verified.email);
@@ -592,7 +591,7 @@ describe("POST /auth/resend-email-verification", () => {
       subject: /verification code/i,
       after: mailsBefore,
     });
-    await app.services.mailer.flush();
+    await app.internals.mailer.flush();
     const newMails = app.mail.messages.slice(mailsBefore);
     expect(newMails).toHaveLength(1);
     expect(newMails[0].to).toEqual([unverifiedBody.email]);

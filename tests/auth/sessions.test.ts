@@ -12,6 +12,7 @@ import {
   type TestUser,
 } from "../support/factories";
 import { PRODUCTION_ENV, startTestApp, type TestApp } from "../support/test-app";
+import { rawDb } from "../support/raw-db";
 
 const AUTH = "/api/v1/auth";
 const SEVEN_DAYS_MS = 7 * 24 * 3600 * 1000;
@@ -30,8 +31,7 @@ interface SignedIn {
 }
 
 const sessionIdOf = (token: string) => (jwt.decode(token) as { sid: string }).sid;
-const sessionOf = (token: string) =>
-  app.services.models.sessions.findById(sessionIdOf(token)).lean();
+const sessionOf = (token: string) => rawDb(app).sessions.findById(sessionIdOf(token)).lean();
 const setCookiesOf = (header: string[] | string | undefined): string[] =>
   Array.isArray(header) ? header : header ? [header] : [];
 const refreshSetCookie = (header: string[] | string | undefined): string => {
@@ -194,7 +194,7 @@ describe("GET /auth/refresh-token", () => {
   it("answers {code, message, accessToken} with a new cookie; the new token works for the same session", async () => {
     const user = await buildUser(app);
     const signedIn = await signIn(user);
-    const countSessions = () => app.services.models.sessions.countDocuments({ userId: user.id });
+    const countSessions = () => rawDb(app).sessions.countDocuments({ userId: user.id });
     const sessionsBefore = await countSessions();
     const response = await refresh(signedIn.refreshCookie);
     expect(response.status).toBe(200);
@@ -304,7 +304,7 @@ describe("DELETE /auth/logout", () => {
     const user = await buildUser(app);
     const current = await signIn(user);
     const liveSessions = () =>
-      app.services.models.sessions.countDocuments({ userId: user.id, revokedAt: null });
+      rawDb(app).sessions.countDocuments({ userId: user.id, revokedAt: null });
     const sessionsBefore = await liveSessions();
     const response = await app.http().delete(`${AUTH}/logout`);
     expect(response.status).toBe(401);
@@ -405,6 +405,6 @@ describe("a user deleted by an administrator", () => {
     await expectTokenRefused(signedIn.token);
     await expectTokenRefused(user.token);
     await expectRefreshRefused(signedIn.refreshCookie);
-    expect(await app.services.models.users.exists({ _id: user.id })).toBeNull();
+    expect(await rawDb(app).users.exists({ _id: user.id })).toBeNull();
   });
 });

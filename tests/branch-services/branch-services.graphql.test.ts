@@ -5,17 +5,17 @@ import {
   DeleteBranchServiceDocument,
   UpdateBranchServiceDocument,
 } from "../graphql/generated";
-import { buildAdmin, buildUser, type TestUser } from "../support/factories";
-import { startTestApp, type TestApp } from "../support/test-app";
+import type { TestUser } from "../support/factories";
+import type { TestApp } from "../support/test-app";
+import { rawDb } from "../support/raw-db";
+import { startScenario } from "../support/scenario";
 
 let app: TestApp;
 let admin: TestUser;
 let member: TestUser;
 
 beforeAll(async () => {
-  app = await startTestApp();
-  admin = await buildAdmin(app);
-  member = await buildUser(app);
+  ({ app, admin, member } = await startScenario({ users: { member: {} } }));
 });
 afterAll(() => app.close());
 
@@ -81,7 +81,7 @@ describe("branch services through /graphql", () => {
     expect(anonymous.errors![0].extensions).toMatchObject({ code: "UNAUTHENTICATED", status: 401 });
     const forbidden = await app.graphql(CreateBranchServiceDocument, variables, member.token);
     expect(forbidden.errors![0].extensions).toMatchObject({ code: "FORBIDDEN", status: 403 });
-    expect(await app.services.models.branchServices.exists({ titleKey: "seafarers" })).toBeNull();
+    expect(await rawDb(app).branchServices.exists({ titleKey: "seafarers" })).toBeNull();
   });
 
   it("reports validation failures with the same field paths as REST", async () => {

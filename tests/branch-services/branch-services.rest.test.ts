@@ -1,7 +1,9 @@
 import { oneOf } from "../../src/db/operators";
 import { UUID_V7 } from "../support/expectations";
-import { buildAdmin, buildBranchService, buildUser, type TestUser } from "../support/factories";
-import { startTestApp, type TestApp } from "../support/test-app";
+import { buildBranchService, buildUser, type TestUser } from "../support/factories";
+import type { TestApp } from "../support/test-app";
+import { rawDb } from "../support/raw-db";
+import { startScenario } from "../support/scenario";
 
 const BASE = "/api/v1/branch-service";
 
@@ -10,14 +12,12 @@ let admin: TestUser;
 let member: TestUser;
 
 beforeAll(async () => {
-  app = await startTestApp();
-  admin = await buildAdmin(app);
-  member = await buildUser(app);
+  ({ app, admin, member } = await startScenario({ users: { member: {} } }));
 });
 afterAll(() => app.close());
 
 const auth = (user: TestUser) => ({ authorization: `Bearer ${user.token}` });
-const countBranches = () => app.services.models.branchServices.estimatedDocumentCount();
+const countBranches = () => rawDb(app).branchServices.estimatedDocumentCount();
 
 describe("POST /branch-service/create", () => {
   it("creates a branch with sections and answers 201 in the single-record envelope", async () => {
@@ -67,7 +67,7 @@ describe("POST /branch-service/create", () => {
     expect(response.body.data.id).toMatch(UUID_V7);
     expect(response.body.data.memberId).toBeNull();
     expect(response.body.data.createdAt).not.toBe("2000-01-01T00:00:00.000Z");
-    const stored = await app.services.models.branchServices.findById(response.body.data.id).lean();
+    const stored = await rawDb(app).branchServices.findById(response.body.data.id).lean();
     expect(stored).not.toHaveProperty("isAdmin");
     expect(stored).not.toHaveProperty("memberId");
   });
@@ -148,9 +148,7 @@ describe("POST /branch-service/create", () => {
     expect((await app.http().post(`${BASE}/create`).set(auth(officer)).send(body)).status).toBe(
       403,
     );
-    expect(
-      await app.services.models.branchServices.exists({ titleKey: "campus ministry" }),
-    ).toBeNull();
+    expect(await rawDb(app).branchServices.exists({ titleKey: "campus ministry" })).toBeNull();
   });
 });
 
@@ -158,7 +156,7 @@ describe("GET /branch-service", () => {
   let titles: string[];
   beforeAll(async () => {
     // A clean slate, cleared by id as production would (see tests/support/index-coverage.ts).
-    const branches = app.services.models.branchServices;
+    const branches = rawDb(app).branchServices;
     const stored = await branches.find({}, { _id: 1 }).sort({ createdAt: -1, _id: -1 }).lean();
     await branches.deleteMany({ _id: oneOf(stored.map((branch) => branch._id)) });
     titles = [];

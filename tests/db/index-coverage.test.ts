@@ -217,8 +217,8 @@ describe("the guard on a running app", () => {
 
   it("records both of two instances and closes both when they fail", async () => {
     const { first, second, closeBoth } = await startTwoInstances();
-    await first.services.connection.collection("users").find({ byFirst: "x" }).toArray();
-    await second.services.connection.collection("users").find({ bySecond: "x" }).toArray();
+    await first.connection.collection("users").find({ byFirst: "x" }).toArray();
+    await second.connection.collection("users").find({ bySecond: "x" }).toArray();
     const closing = closeBoth();
     await expect(closing).rejects.toThrow(/users find filter \{"byFirst":"<string>"\}/);
     await expect(closing).rejects.toThrow(/users find filter \{"bySecond":"<string>"\}/);
@@ -227,7 +227,7 @@ describe("the guard on a running app", () => {
 
 /** Served and unserved queries through mongoose and the driver, as the app's code sends them. */
 async function useProbes(app: TestApp): Promise<void> {
-  const Probe = app.services.connection.model("CoverageProbe", probeSchema, "coverage_probes");
+  const Probe = app.connection.model("CoverageProbe", probeSchema, "coverage_probes");
   await Probe.insertMany([{ key: "k", group: "g", at: new Date(), name: "n" }]);
   await Probe.find({ group: "g" }).sort({ at: -1 }).lean();
   await Probe.findOne({ key: "k" }).lean();

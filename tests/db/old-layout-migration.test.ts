@@ -119,7 +119,7 @@ describeOnFerretdb("a data folder of the old layout, migrated at start", () => {
   });
 
   it("builds every index each model declares and keeps no other", async () => {
-    for (const model of Object.values(app.services.models)) {
+    for (const model of Object.values(app.connection.models)) {
       const existing = await db.collection(model.collection.collectionName).indexes();
       const keys = existing.map((index) => keyOf(index.key));
       const declared = model.schema.indexes();

@@ -7,8 +7,9 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { DEMO_EMAIL_DOMAIN, DEMO_PASSWORD } from "../../scripts/demo/demo-data";
 import { REGIONS } from "../../scripts/demo/places";
-import { bearer, buildAdmin, login, type TestUser } from "../support/factories";
-import { startTestApp, type TestApp } from "../support/test-app";
+import { bearer, login, type TestUser } from "../support/factories";
+import type { TestApp } from "../support/test-app";
+import { startScenario } from "../support/scenario";
 
 const run = promisify(execFile);
 const ROOT = path.resolve(__dirname, "../..");
@@ -17,8 +18,7 @@ let app: TestApp;
 let admin: TestUser;
 
 beforeAll(async () => {
-  app = await startTestApp();
-  admin = await buildAdmin(app);
+  ({ app, admin } = await startScenario());
 });
 afterAll(() => app.close());
 

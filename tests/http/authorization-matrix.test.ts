@@ -19,7 +19,6 @@ import {
   applyAs,
   bearer,
   approvedMemberOf,
-  buildAdmin,
   buildBranchService,
   buildUser,
   login,
@@ -29,7 +28,8 @@ import {
   type TestUser,
 } from "../support/factories";
 import { resetTokenIn, verificationCodeIn } from "../support/mailbox";
-import { startTestApp, TEST_JWT_SECRET, type TestApp } from "../support/test-app";
+import { TEST_JWT_SECRET, type TestApp } from "../support/test-app";
+import { startScenario } from "../support/scenario";
 
 type Operation = RestRoute["operation"];
 
@@ -516,16 +516,18 @@ const violates = <T extends { name: string }>(cases: T[]) =>
   cases.filter((c) => KNOWN_VIOLATIONS.has(c.name));
 
 beforeAll(async () => {
-  app = await startTestApp();
-  schema = await buildAppSchema();
-  admin = await buildAdmin(app);
-  sharedCallers[Role.ADMIN] = admin;
-  sharedCallers[Role.MEMBER] = await buildUser(app, { name: "Shared Member" });
-  sharedCallers[Role.OFFICER] = await buildUser(app, {
-    role: Role.OFFICER,
-    name: "Shared Officer",
+  const started = await startScenario({
+    users: {
+      member: { name: "Shared Member" },
+      officer: { role: Role.OFFICER, name: "Shared Officer" },
+      other: { name: "Other Account" },
+    },
   });
-  otherAccount = await buildUser(app, { name: "Other Account" });
+  ({ app, admin, other: otherAccount } = started);
+  schema = await buildAppSchema();
+  sharedCallers[Role.ADMIN] = admin;
+  sharedCallers[Role.MEMBER] = started.member;
+  sharedCallers[Role.OFFICER] = started.officer;
   office = await createOffice();
   branch = await buildBranchService(app, admin);
   holder = await approvedRecord({ firstName: "Hidden", lastName: "Holder", ...HOLDER_PRIVATE });

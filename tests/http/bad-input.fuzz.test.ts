@@ -34,10 +34,10 @@ import {
   bearer,
   buildAdmin,
   buildBranchService,
-  buildUser,
   type TestUser,
 } from "../support/factories";
-import { startTestApp, type TestApp } from "../support/test-app";
+import type { TestApp } from "../support/test-app";
+import { startScenario } from "../support/scenario";
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20_240_611);
 /** Generated requests per operation; operations that end their caller's account get fewer. */
@@ -663,7 +663,7 @@ type Snapshot = Map<string, string>;
 
 /** A digest per collection of the test database, every document in _id order. */
 async function snapshot(): Promise<Snapshot> {
-  const db = app.services.connection.db!;
+  const db = app.connection.db!;
   const collections = await db.listCollections({}, { nameOnly: true }).toArray();
   const digests: Snapshot = new Map();
   for (const { name } of collections.sort((a, b) => a.name.localeCompare(b.name))) {
@@ -715,10 +715,10 @@ function expectCreated(response: Response, what: string): { id: string } {
 }
 
 beforeAll(async () => {
-  app = await startTestApp();
+  const started = await startScenario({ users: { member: { name: "Fuzz Holder" } } });
+  ({ app, admin } = started);
   schema = await buildAppSchema();
-  admin = await buildAdmin(app);
-  const member = await buildUser(app, { name: "Fuzz Holder" });
+  const { member } = started;
   const record = await applyAs(app, member);
   const mailsBefore = app.mail.messages.length;
   const approval = await app

@@ -1,6 +1,7 @@
 import jwt from "jsonwebtoken";
 import { buildAdmin, buildUser } from "../support/factories";
 import { PRODUCTION_ENV, startTestApp, TEST_JWT_SECRET, type TestApp } from "../support/test-app";
+import { rawDb } from "../support/raw-db";
 
 let app: TestApp;
 beforeAll(async () => {
@@ -29,7 +30,7 @@ describe("request bodies", () => {
       .send(JSON.stringify({ query: "{__typename}", pad: "x".repeat(ONE_MIB) }));
     expect(graphql.status).toBe(413);
     expect(graphql.body.code).toBe("PAYLOAD_TOO_LARGE");
-    expect(await app.services.models.branchServices.estimatedDocumentCount()).toBe(0);
+    expect(await rawDb(app).branchServices.estimatedDocumentCount()).toBe(0);
   });
 
   it("answers 400 BAD_REQUEST for malformed JSON, on REST and /graphql", async () => {
@@ -131,7 +132,7 @@ describe("the shared auth context", () => {
 
   it("refuses the token of an account that no longer exists", async () => {
     const admin = await buildAdmin(app);
-    await app.services.models.users.deleteOne({ _id: admin.id });
+    await rawDb(app).users.deleteOne({ _id: admin.id });
     const response = await app
       .http()
       .post("/api/v1/branch-service/create")
@@ -144,7 +145,7 @@ describe("the shared auth context", () => {
     const user = await buildUser(app);
     // Signed with the app's secret for the user's own live session, but claiming ADMIN.
     const { sid } = jwt.decode(user.token) as { sid: string };
-    const forged = app.services.tokens.signAccessToken(user.id, "ADMIN" as never, sid);
+    const forged = app.internals.tokens.signAccessToken(user.id, "ADMIN" as never, sid);
     const response = await app
       .http()
       .post("/api/v1/branch-service/create")
@@ -192,7 +193,7 @@ describe("responses", () => {
     try {
       const admin = await buildAdmin(prod);
       // Break the collection's data behind the service's back so that mapping it throws.
-      await prod.services.models.branchServices.collection.insertOne({
+      await rawDb(prod).branchServices.collection.insertOne({
         _id: "0190a5f4-1c2d-7e3f-8a9b-0c1d2e3f4a5b" as never,
         title: "broken",
       });

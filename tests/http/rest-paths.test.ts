@@ -1,5 +1,6 @@
-import { bearer, buildAdmin, buildOffice, buildUser, type TestUser } from "../support/factories";
-import { startTestApp, type TestApp } from "../support/test-app";
+import { bearer, buildOffice, type TestUser } from "../support/factories";
+import type { TestApp } from "../support/test-app";
+import { startScenario } from "../support/scenario";
 
 /**
  * What every path under /api/v1 does whichever operation it runs (src/http/rest/rest-api.ts):
@@ -13,9 +14,7 @@ let member: TestUser;
 let officeId: string;
 
 beforeAll(async () => {
-  app = await startTestApp();
-  admin = await buildAdmin(app);
-  member = await buildUser(app);
+  ({ app, admin, member } = await startScenario({ users: { member: {} } }));
   officeId = (await buildOffice(app, admin)).id;
 });
 afterAll(() => app.close());

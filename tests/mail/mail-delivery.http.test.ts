@@ -5,6 +5,7 @@ import path from "node:path";
 import { simpleParser } from "mailparser";
 import { login, TEST_PASSWORD, uniqueEmail } from "../support/factories";
 import { startTestApp, type TestApp } from "../support/test-app";
+import { rawDb } from "../support/raw-db";
 
 const CODE_LINE = /^Your code: ([A-HJ-NP-Z2-9]{8})$/m;
 
@@ -29,7 +30,7 @@ describe("mail without SMTP_URL", () => {
   it("writes the verification mail to DATA_DIR/outbox as an .eml whose code verifies", async () => {
     const email = uniqueEmail("outbox");
     expect((await register(app, email)).status).toBe(200);
-    await app.services.mailer.flush();
+    await app.internals.mailer.flush();
     const outbox = path.join(dataDir, "outbox");
     const files = (await readdir(outbox)).filter((name) => name.endsWith(".eml"));
     expect(files).toHaveLength(1);
@@ -57,8 +58,8 @@ describe("mail when the SMTP server is down", () => {
     const response = await register(app, email);
     expect(response.status).toBe(200);
     expect(response.body.user).toMatchObject({ email, isEmailVerified: false });
-    await app.services.mailer.flush();
-    expect(await app.services.models.users.countDocuments({ email })).toBe(1);
+    await app.internals.mailer.flush();
+    expect(await rawDb(app).users.countDocuments({ email })).toBe(1);
     expect((await login(app, email, TEST_PASSWORD)).token).toBeTruthy();
   });
 
@@ -67,7 +68,7 @@ describe("mail when the SMTP server is down", () => {
     await register(app, email);
     const response = await app.http().post("/api/v1/auth/forgot-password").send({ email });
     expect(response.status).toBe(200);
-    await app.services.mailer.flush();
+    await app.internals.mailer.flush();
     expect((await login(app, email, TEST_PASSWORD)).token).toBeTruthy();
   });
 });

@@ -10,8 +10,10 @@ import path from "node:path";
 import { loadConfig } from "../../src/config";
 import { DataKeyError, FieldCipher, keyIdOf, resolveFieldCipher } from "../../src/db/field-cipher";
 import { rotateDataKey } from "../../scripts/rotate-data-key";
-import { applyAs, bearer, buildAdmin, buildUser, type TestUser } from "../support/factories";
+import { applyAs, bearer, buildUser, type TestUser } from "../support/factories";
 import { startTestApp, type TestApp } from "../support/test-app";
+import { rawDb } from "../support/raw-db";
+import { startScenario } from "../support/scenario";
 
 const KEY_1 = randomBytes(32);
 const KEY_2 = randomBytes(32);
@@ -23,8 +25,7 @@ const others: TestApp[] = [];
 let admin: TestUser;
 
 beforeAll(async () => {
-  first = await startTestApp({ DATA_KEY: KEY_1.toString("base64") });
-  admin = await buildAdmin(first);
+  ({ app: first, admin } = await startScenario({ env: { DATA_KEY: KEY_1.toString("base64") } }));
 });
 afterAll(async () => {
   for (const app of others) await app.close();
@@ -39,7 +40,7 @@ async function instance(env: Record<string, string>): Promise<TestApp> {
 }
 
 const stored = (app: TestApp, id: string) =>
-  app.services.models.members.collection.findOne({ _id: id as never });
+  rawDb(app).members.collection.findOne({ _id: id as never });
 
 async function numbersSeenByAdmin(app: TestApp, lastName: string) {
   const response = await app
@@ -76,7 +77,7 @@ it("rotates: the old key still opens while it is listed, the rotation re-seals, 
   const record = await applyAs(first, owner, { lastName, sssNumber: SSS, tinNumber: null });
   // A value written before encryption existed is sealed by the same pass.
   const legacy = await applyAs(first, await buildUser(first), { lastName: "Legacy" });
-  await first.services.models.members.collection.updateOne(
+  await rawDb(first).members.collection.updateOne(
     { _id: legacy.id as never },
     { $set: { tinNumber: TIN } },
   );
@@ -87,7 +88,7 @@ it("rotates: the old key still opens while it is listed, the rotation re-seals, 
   });
   expect(await numbersSeenByAdmin(during, lastName)).toEqual({ sssNumber: SSS, tinNumber: null });
 
-  const result = await rotateDataKey(during.services.connection, during.services.cipher);
+  const result = await rotateDataKey(during.connection, during.internals.cipher);
   expect(result.resealed).toBeGreaterThanOrEqual(2);
   expect((await stored(during, record.id))!.sssNumber).toMatch(
     new RegExp(`^enc:1:${keyIdOf(KEY_2)}:`),
@@ -96,9 +97,7 @@ it("rotates: the old key still opens while it is listed, the rotation re-seals, 
   expect((await stored(during, legacy.id))!.tinNumber).toMatch(
     new RegExp(`^enc:1:${keyIdOf(KEY_2)}:`),
   );
-  expect((await rotateDataKey(during.services.connection, during.services.cipher)).resealed).toBe(
-    0,
-  );
+  expect((await rotateDataKey(during.connection, during.internals.cipher)).resealed).toBe(0);
 
   const after = await instance({ DATA_KEY: KEY_2.toString("base64") });
   expect(await numbersSeenByAdmin(after, lastName)).toEqual({ sssNumber: SSS, tinNumber: null });

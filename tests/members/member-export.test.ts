@@ -4,8 +4,9 @@
  * spreadsheet; every export is audited.
  */
 import { randomBytes } from "node:crypto";
-import { applyAs, bearer, buildAdmin, buildUser, type TestUser } from "../support/factories";
-import { startTestApp, type TestApp } from "../support/test-app";
+import { applyAs, bearer, buildUser, type TestUser } from "../support/factories";
+import type { TestApp } from "../support/test-app";
+import { startScenario } from "../support/scenario";
 
 const EXPORT = "/api/v1/members/export.csv";
 let app: TestApp;
@@ -13,8 +14,7 @@ let admin: TestUser;
 const tag = `Csv${randomBytes(3).toString("hex")}`;
 
 beforeAll(async () => {
-  app = await startTestApp();
-  admin = await buildAdmin(app);
+  ({ app, admin } = await startScenario());
   for (let index = 0; index < 3; index += 1) {
     await applyAs(app, await buildUser(app), {
       lastName: `${tag}${index}`,

@@ -11,15 +11,16 @@ import {
   type MemberFieldsFragment,
 } from "../graphql/generated";
 import { UUID_V7 } from "../support/expectations";
-import { buildAdmin, buildBranchService, buildUser, type TestUser } from "../support/factories";
-import { startTestApp, type TestApp } from "../support/test-app";
+import { buildBranchService, buildUser, type TestUser } from "../support/factories";
+import type { TestApp } from "../support/test-app";
+import { rawDb } from "../support/raw-db";
+import { startScenario } from "../support/scenario";
 
 let app: TestApp;
 let admin: TestUser;
 
 beforeAll(async () => {
-  app = await startTestApp();
-  admin = await buildAdmin(app);
+  ({ app, admin } = await startScenario());
 });
 afterAll(() => app.close());
 
@@ -79,8 +80,8 @@ async function archive(id: string): Promise<MemberFieldsFragment> {
   return result.data.archiveMember.data;
 }
 
-const recordsOf = (user: TestUser) => app.services.models.members.find({ userId: user.id }).lean();
-const storedRecord = (id: string) => app.services.models.members.findById(id).lean();
+const recordsOf = (user: TestUser) => rawDb(app).members.find({ userId: user.id }).lean();
+const storedRecord = (id: string) => rawDb(app).members.findById(id).lean();
 
 describe("applyForMembership", () => {
   it("creates a PENDING, active record with the applicant, branch titles and first history entry", async () => {
@@ -188,14 +189,14 @@ describe("applyForMembership", () => {
   });
 
   it("refuses an anonymous caller with UNAUTHENTICATED", async () => {
-    const before = await app.services.models.members.estimatedDocumentCount();
+    const before = await rawDb(app).members.estimatedDocumentCount();
 
     const result = await app.graphql(ApplyForMembershipDocument, application());
 
     expect(result.status).toBe(200);
     expect(result.data).toBeNull();
     expect(result.errors![0].extensions).toMatchObject({ code: "UNAUTHENTICATED", status: 401 });
-    expect(await app.services.models.members.estimatedDocumentCount()).toBe(before);
+    expect(await rawDb(app).members.estimatedDocumentCount()).toBe(before);
   });
 
   it("lets a REJECTED applicant apply again with a new record", async () => {

@@ -1,14 +1,10 @@
 import type { Response } from "supertest";
 import { MemberStatus } from "../../src/modules/members/member.enums";
 import { UNKNOWN_ID, UUID_V7 } from "../support/expectations";
-import {
-  bearer,
-  buildAdmin,
-  buildBranchService,
-  buildUser,
-  type TestUser,
-} from "../support/factories";
-import { startTestApp, type TestApp } from "../support/test-app";
+import { bearer, buildBranchService, buildUser, type TestUser } from "../support/factories";
+import type { TestApp } from "../support/test-app";
+import { rawDb } from "../support/raw-db";
+import { startScenario } from "../support/scenario";
 
 const BASE = "/api/v1/members";
 const KIB = 1024;
@@ -20,9 +16,7 @@ let chaplaincy: { id: string; title: string };
 let disasterRelief: { id: string; title: string };
 
 beforeAll(async () => {
-  app = await startTestApp();
-  admin = await buildAdmin(app);
-  member = await buildUser(app);
+  ({ app, admin, member } = await startScenario({ users: { member: {} } }));
   chaplaincy = await buildBranchService(app, admin, { title: "Military Chaplaincy" });
   disasterRelief = await buildBranchService(app, admin, { title: "Disaster Relief Ministry" });
 });
@@ -73,7 +67,7 @@ function applicationBody(overrides: Record<string, unknown> = {}): Record<string
 }
 
 const api = () => app.http();
-const countMembers = () => app.services.models.members.estimatedDocumentCount();
+const countMembers = () => rawDb(app).members.estimatedDocumentCount();
 const pathsOf = (response: Response) =>
   (response.body.errors as { path: string }[]).map((error) => error.path);
 
@@ -167,7 +161,7 @@ describe("POST /members/apply", () => {
     expect(new Date(data.createdAt).toISOString()).toBe(data.createdAt);
     expect(data).not.toHaveProperty("openKey");
     expect(data).not.toHaveProperty("searchName");
-    expect(await app.services.models.members.countDocuments({ userId: applicant.id })).toBe(1);
+    expect(await rawDb(app).members.countDocuments({ userId: applicant.id })).toBe(1);
   });
 
   it("ignores unknown and server-owned fields in the body", async () => {
@@ -188,12 +182,12 @@ describe("POST /members/apply", () => {
     const data = response.body.data;
     expect(data.id).not.toBe(UNKNOWN_ID);
     expect(data).toMatchObject({ status: "PENDING", isActive: true, userId: applicant.id });
-    const stored = await app.services.models.members.findById(data.id).lean();
+    const stored = await rawDb(app).members.findById(data.id).lean();
     expect(stored).toMatchObject({ status: "PENDING", userId: applicant.id, archivedAt: null });
     expect(stored!.openKey).toBe(`open:${applicant.id}`);
     expect(stored).not.toHaveProperty("isAdmin");
     expect(stored).not.toHaveProperty("isActive");
-    expect(await app.services.models.members.countDocuments({ userId: member.id })).toBe(0);
+    expect(await rawDb(app).members.countDocuments({ userId: member.id })).toBe(0);
   });
 
   it("names every required field of an empty application and stores nothing", async () => {
@@ -329,7 +323,7 @@ describe("POST /members/apply", () => {
     expect(response.status).toBe(201);
     expect(response.body.data.id).not.toBe(record.id);
     expect(response.body.data.status).toBe("PENDING");
-    expect(await app.services.models.members.countDocuments({ userId: user.id })).toBe(2);
+    expect(await rawDb(app).members.countDocuments({ userId: user.id })).toBe(2);
   });
 });
 
@@ -355,7 +349,7 @@ describe("PATCH /members/{id}/status", () => {
     expect(new Date(at).toISOString()).toBe(at);
     const mail = await app.mail.waitFor(user.email, { subject: /approved/i, after: mailsBefore });
     expect(mail.subject).not.toMatch(/not approved/i);
-    const stored = await app.services.models.members.findById(record.id).lean();
+    const stored = await rawDb(app).members.findById(record.id).lean();
     expect(stored!.status).toBe("APPROVED");
   });
 
@@ -385,7 +379,7 @@ describe("PATCH /members/{id}/status", () => {
     const { record } = await newApplicant();
     const response = await setStatus(record.id, { status: "MAYBE" });
     expectValidation(response, "status");
-    const stored = await app.services.models.members.findById(record.id).lean();
+    const stored = await rawDb(app).members.findById(record.id).lean();
     expect(stored!.status).toBe("PENDING");
     expect(stored!.statusHistory).toHaveLength(1);
   });
@@ -395,7 +389,7 @@ describe("PATCH /members/{id}/status", () => {
     const response = await setStatus(record.id, { status: "PENDING" });
     expect(response.status).toBe(409);
     expect(response.body.code).toBe("CONFLICT");
-    const stored = await app.services.models.members.findById(record.id).lean();
+    const stored = await rawDb(app).members.findById(record.id).lean();
     expect(stored!.statusHistory).toHaveLength(1);
   });
 
@@ -405,7 +399,7 @@ describe("PATCH /members/{id}/status", () => {
     const response = await setStatus(record.id, { status: "APPROVED" });
     expect(response.status).toBe(409);
     expect(response.body.code).toBe("CONFLICT");
-    const stored = await app.services.models.members.findById(record.id).lean();
+    const stored = await rawDb(app).members.findById(record.id).lean();
     expect(stored!.status).toBe("PENDING");
   });
 
@@ -425,7 +419,7 @@ describe("PATCH /members/{id}/status", () => {
     const forbidden = await setStatus(record.id, { status: "APPROVED" }, member);
     expect(forbidden.status).toBe(403);
     expect(forbidden.body.code).toBe("FORBIDDEN");
-    const stored = await app.services.models.members.findById(record.id).lean();
+    const stored = await rawDb(app).members.findById(record.id).lean();
     expect(stored!.status).toBe("PENDING");
   });
 });
@@ -437,7 +431,7 @@ describe("GET /members and GET /members/pending", () => {
     const response = await api().get(BASE).query({ limit: 100 }).set(bearer(admin));
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ code: "OK", message: expect.any(String) });
-    const total = await app.services.models.members.countDocuments({ archivedAt: null });
+    const total = await rawDb(app).members.countDocuments({ archivedAt: null });
     expect(response.body.pagination).toEqual({
       currentPage: 1,
       totalPages: Math.ceil(total / 100),
@@ -502,7 +496,7 @@ describe("GET /members and GET /members/pending", () => {
     expect(data.map((r) => r.id)).toContain(record.id);
     expect(data.every((r) => r.status === "REJECTED")).toBe(true);
     expect(response.body.pagination.totalCount).toBe(
-      await app.services.models.members.countDocuments({
+      await rawDb(app).members.countDocuments({
         status: MemberStatus.REJECTED,
         archivedAt: null,
       }),
@@ -641,7 +635,7 @@ describe("PATCH /members/{id}/archive and /retrieve", () => {
     const retrieved = await retrieve(record.id);
     expect(retrieved.status).toBe(200);
     expect(retrieved.body.data).toMatchObject({ id: record.id, isActive: true, archivedAt: null });
-    const stored = await app.services.models.members.findById(record.id).lean();
+    const stored = await rawDb(app).members.findById(record.id).lean();
     expect(stored!.archivedAt).toBeNull();
   });
 
@@ -659,7 +653,7 @@ describe("PATCH /members/{id}/archive and /retrieve", () => {
     // Bringing the old one back would make two open applications.
     const response = await retrieve(record.id);
     expect(response.status).toBe(409);
-    const stored = await app.services.models.members.findById(record.id).lean();
+    const stored = await rawDb(app).members.findById(record.id).lean();
     expect(stored!.archivedAt).not.toBeNull();
   });
 
@@ -681,7 +675,7 @@ describe("PATCH /members/{id}/archive and /retrieve", () => {
     expect((await archive(record.id)).status).toBe(200);
     const forbiddenRetrieve = await retrieve(record.id, member);
     expect(forbiddenRetrieve.status).toBe(403);
-    const stored = await app.services.models.members.findById(record.id).lean();
+    const stored = await rawDb(app).members.findById(record.id).lean();
     expect(stored!.archivedAt).not.toBeNull();
   });
 });
@@ -733,12 +727,12 @@ describe("DELETE /branch-service/{id} and member records", () => {
     const refused = await api().delete(`/api/v1/branch-service/${named.id}`).set(bearer(admin));
     expect(refused.status).toBe(409);
     expect(refused.body.code).toBe("CONFLICT");
-    expect(await app.services.models.branchServices.exists({ _id: named.id })).not.toBeNull();
+    expect(await rawDb(app).branchServices.exists({ _id: named.id })).not.toBeNull();
 
     const deleted = await api().delete(`/api/v1/branch-service/${unnamed.id}`).set(bearer(admin));
     expect(deleted.status).toBe(204);
     expect(deleted.text).toBe("");
-    expect(await app.services.models.branchServices.exists({ _id: unnamed.id })).toBeNull();
+    expect(await rawDb(app).branchServices.exists({ _id: unnamed.id })).toBeNull();
   });
 });
 
@@ -748,11 +742,11 @@ describe("DELETE /users/current and member records", () => {
     expect((await setStatus(record.id, { status: "REJECTED" })).status).toBe(200);
     expect((await apply(user)).status).toBe(201);
     const other = await newApplicant();
-    expect(await app.services.models.members.countDocuments({ userId: user.id })).toBe(2);
+    expect(await rawDb(app).members.countDocuments({ userId: user.id })).toBe(2);
 
     const response = await api().delete("/api/v1/users/current").set(bearer(user));
     expect(response.status).toBe(204);
-    expect(await app.services.models.members.countDocuments({ userId: user.id })).toBe(0);
-    expect(await app.services.models.members.exists({ _id: other.record.id })).not.toBeNull();
+    expect(await rawDb(app).members.countDocuments({ userId: user.id })).toBe(0);
+    expect(await rawDb(app).members.exists({ _id: other.record.id })).not.toBeNull();
   });
 });

@@ -20,12 +20,13 @@ import {
 import {
   applyAs,
   bearer,
-  buildAdmin,
   buildUser,
   minimalApplication,
   type TestUser,
 } from "../support/factories";
 import { startTestApp, type TestApp } from "../support/test-app";
+import { rawDb } from "../support/raw-db";
+import { startScenario } from "../support/scenario";
 
 const KEY_1 = Buffer.alloc(32, 11);
 const KEY_2 = Buffer.alloc(32, 22);
@@ -53,8 +54,7 @@ async function filed(key: string, fields: Record<string, unknown>) {
 }
 
 beforeAll(async () => {
-  app = await startTestApp({ DATA_KEY: KEY_1.toString("base64") });
-  admin = await buildAdmin(app);
+  ({ app, admin } = await startScenario({ env: { DATA_KEY: KEY_1.toString("base64") } }));
   const original = await filed("original", {
     firstName: "José",
     dateOfBirth: "1985-01-02T00:00:00.000Z",
@@ -166,7 +166,7 @@ describe("administrators' reads", () => {
   });
 
   it("looks a page's duplicates up with one query, served by the declared indexes", async () => {
-    const client = app.services.connection.getClient();
+    const client = app.connection.getClient();
     const lookups: CommandStartedEvent[] = [];
     const record = (event: CommandStartedEvent) => {
       const filter = (event.command as { filter?: Record<string, unknown> }).filter;
@@ -225,7 +225,7 @@ describe("what applicants see", () => {
 
 describe("stored keys", () => {
   const stored = (on: TestApp, id: string) =>
-    on.services.models.members.collection.findOne({ _id: id as never });
+    rawDb(on).members.collection.findOne({ _id: id as never });
 
   it("keeps SSS and TIN only sealed and as keyed hashes, never in clear", async () => {
     const raw = await stored(app, records.original.id);
@@ -242,7 +242,7 @@ describe("stored keys", () => {
   });
 
   it("gives records of an earlier version their keys on start (migration step)", async () => {
-    const members = app.services.models.members.collection;
+    const members = rawDb(app).members.collection;
     await members.updateOne(
       { _id: records.sameSss.id as never },
       { $unset: { nameBirthKey: "", mobileKey: "", sssHash: "", tinHash: "" } },
@@ -251,8 +251,8 @@ describe("stored keys", () => {
       (await listed("/members")).get(records.original.id)?.possibleDuplicates,
     ).not.toContainEqual(expect.objectContaining({ id: records.sameSss.id }));
     await migrateDatabase(
-      app.services.connection,
-      app.services.migrations,
+      app.connection,
+      app.internals.migrations,
       createLogger({ ...app.config, logLevel: "silent" }),
     );
     expect((await stored(app, records.sameSss.id))?.sssHash).toEqual(expect.any(String));
@@ -285,14 +285,12 @@ describe("stored keys", () => {
       ]),
     );
 
-    const result = await rotateDataKey(during.services.connection, during.services.cipher);
+    const result = await rotateDataKey(during.connection, during.internals.cipher);
     expect(result.rehashed).toBeGreaterThanOrEqual(3);
     expect((await stored(during, records.original.id))?.sssHash).toBe(
       new FieldCipher(KEY_2).fingerprint(sss.replace(/-/g, ""), "sssNumber"),
     );
-    expect((await rotateDataKey(during.services.connection, during.services.cipher)).rehashed).toBe(
-      0,
-    );
+    expect((await rotateDataKey(during.connection, during.internals.cipher)).rehashed).toBe(0);
 
     const after = await startTestApp({
       DB_NAME: app.config.dbName,

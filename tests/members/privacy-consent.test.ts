@@ -8,12 +8,13 @@ import { loadConfig } from "../../src/config";
 import {
   applyAs,
   bearer,
-  buildAdmin,
   buildUser,
   minimalApplication,
   type TestUser,
 } from "../support/factories";
 import { startTestApp, type TestApp } from "../support/test-app";
+import { rawDb } from "../support/raw-db";
+import { startScenario } from "../support/scenario";
 
 const BASE = "/api/v1/members";
 const VERSION = "2026-01";
@@ -28,9 +29,8 @@ let strict: TestApp;
 let admin: TestUser;
 
 beforeAll(async () => {
-  app = await startTestApp();
+  ({ app, admin } = await startScenario());
   strict = await startTestApp({ REQUIRE_PRIVACY_CONSENT: "true" });
-  admin = await buildAdmin(app);
 });
 afterAll(async () => {
   await strict.close();
@@ -43,7 +43,7 @@ function apply(on: TestApp, user: TestUser, overrides: Record<string, unknown> =
 
 /** The user's records as stored, read around the API. */
 const storedOf = (on: TestApp, user: TestUser) =>
-  on.services.models.members.collection.find({ userId: user.id }).toArray();
+  rawDb(on).members.collection.find({ userId: user.id }).toArray();
 
 const pathsOf = (response: Response) =>
   ((response.body.errors ?? []) as { path: string }[]).map((error) => error.path);
@@ -121,7 +121,7 @@ describe("with REQUIRE_PRIVACY_CONSENT unset (optional consent)", () => {
     );
     expect(listed?.privacyConsent).toEqual(consent);
 
-    const stored = await app.services.models.members.collection.findOne({
+    const stored = await rawDb(app).members.collection.findOne({
       _id: response.body.data.id as never,
     });
     const storedConsent = stored?.privacyConsent as StoredConsent;

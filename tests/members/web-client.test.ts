@@ -16,7 +16,6 @@ import {
 import {
   applyAs,
   bearer,
-  buildAdmin,
   buildOffice,
   buildUser,
   minimalApplication,
@@ -25,6 +24,7 @@ import {
   type TestUser,
 } from "../support/factories";
 import { startTestApp, type TestApp } from "../support/test-app";
+import { startScenario } from "../support/scenario";
 
 /** A client address with a path and a trailing slash: links are built under the path. */
 const APP_URL = "https://chaplains.example.org/portal";
@@ -32,8 +32,7 @@ let app: TestApp;
 let admin: TestUser;
 
 beforeAll(async () => {
-  app = await startTestApp({ APP_URL: `${APP_URL}/` });
-  admin = await buildAdmin(app);
+  ({ app, admin } = await startScenario({ env: { APP_URL: `${APP_URL}/` } }));
 });
 afterAll(() => app.close());
 

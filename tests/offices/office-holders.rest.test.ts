@@ -1,15 +1,10 @@
 import { randomBytes } from "node:crypto";
 import type { Response } from "supertest";
 import { UNKNOWN_ID, UUID_V7 } from "../support/expectations";
-import {
-  applyAs,
-  approvedMemberOf,
-  bearer,
-  buildAdmin,
-  buildUser,
-  type TestUser,
-} from "../support/factories";
-import { startTestApp, type TestApp } from "../support/test-app";
+import { applyAs, approvedMemberOf, bearer, buildUser, type TestUser } from "../support/factories";
+import type { TestApp } from "../support/test-app";
+import { rawDb } from "../support/raw-db";
+import { startScenario } from "../support/scenario";
 
 const OFFICES = "/api/v1/offices";
 const MEMBERS = "/api/v1/members";
@@ -30,9 +25,7 @@ let admin: TestUser;
 let reader: TestUser;
 
 beforeAll(async () => {
-  app = await startTestApp();
-  admin = await buildAdmin(app);
-  reader = await buildUser(app, { name: "Plain Reader" });
+  ({ app, admin, reader } = await startScenario({ users: { reader: { name: "Plain Reader" } } }));
 });
 afterAll(() => app.close());
 
@@ -154,8 +147,7 @@ async function activeHolders(officeId: string): Promise<number> {
   return response.body.data.activeHolders as number;
 }
 
-const storedHolders = (officeId: string) =>
-  app.services.models.officeHolders.countDocuments({ officeId });
+const storedHolders = (officeId: string) => rawDb(app).officeHolders.countDocuments({ officeId });
 
 const idsOf = (response: Response) => (response.body.data as Holder[]).map((holder) => holder.id);
 
@@ -629,7 +621,7 @@ describe("rules tying holders to member records, offices and accounts", () => {
     const archive = () => api().patch(`${MEMBERS}/${member.id}/archive`).set(bearer(admin));
 
     expectError(await archive(), 409, "CONFLICT");
-    const record = await app.services.models.members.findById(member.id).lean();
+    const record = await rawDb(app).members.findById(member.id).lean();
     expect(record?.archivedAt).toBeNull();
 
     expect((await endHolder(office.id, holder.id)).status).toBe(200);
@@ -662,7 +654,7 @@ describe("rules tying holders to member records, offices and accounts", () => {
     for (const status of ["REJECTED", "PENDING"]) {
       expectError(await setStatus(member.id, status), 409, "CONFLICT");
     }
-    const record = await app.services.models.members.findById(member.id).lean();
+    const record = await rawDb(app).members.findById(member.id).lean();
     expect(record?.status).toBe("APPROVED");
 
     expect((await endHolder(office.id, holder.id)).status).toBe(200);

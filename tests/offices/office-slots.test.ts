@@ -6,14 +6,10 @@
 import { MongoClient, type Db } from "mongodb";
 import { clientOptionsFor } from "../../src/db/connection";
 import { SLOT_SETTLE_MS } from "../../src/modules/offices/office-slots";
-import {
-  approvedMemberOf,
-  bearer,
-  buildAdmin,
-  buildOffice,
-  type TestUser,
-} from "../support/factories";
-import { startTestApp, type TestApp } from "../support/test-app";
+import { approvedMemberOf, bearer, buildOffice, type TestUser } from "../support/factories";
+import type { TestApp } from "../support/test-app";
+import { rawDb } from "../support/raw-db";
+import { startScenario } from "../support/scenario";
 
 let app: TestApp;
 let admin: TestUser;
@@ -21,8 +17,7 @@ let client: MongoClient;
 let db: Db;
 
 beforeAll(async () => {
-  app = await startTestApp();
-  admin = await buildAdmin(app);
+  ({ app, admin } = await startScenario());
   const uri = process.env.TEST_MONGODB_URI!;
   client = await new MongoClient(uri, clientOptionsFor(uri)).connect();
   db = client.db(app.config.dbName);
@@ -94,8 +89,8 @@ test("a term whose end date passes gives back its slot and the member's office",
   expect(await activeHolders(office.id)).toBe(0);
   expect((await archive(short.id)).status).toBe(200);
   expect((await appoint(office.id, next.id)).status).toBe(201);
-  const stored = await app.services.models.officeHolders
-    .find({ officeId: office.id })
+  const stored = await rawDb(app)
+    .officeHolders.find({ officeId: office.id })
     .sort({ createdAt: -1, _id: -1 })
     .lean();
   expect(stored.map((holder) => holder.releasedAt === null)).toEqual([true, false]);

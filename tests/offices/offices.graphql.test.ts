@@ -17,23 +17,17 @@ import {
   type OfficeTitleFieldsFragment,
 } from "../graphql/generated";
 import { UNKNOWN_ID, UUID_V7 } from "../support/expectations";
-import {
-  applyAs,
-  approvedMemberOf,
-  buildAdmin,
-  buildUser,
-  type TestUser,
-} from "../support/factories";
-import { startTestApp, type TestApp } from "../support/test-app";
+import { applyAs, approvedMemberOf, buildUser, type TestUser } from "../support/factories";
+import type { TestApp } from "../support/test-app";
+import { rawDb } from "../support/raw-db";
+import { startScenario } from "../support/scenario";
 
 let app: TestApp;
 let admin: TestUser;
 let member: TestUser;
 
 beforeAll(async () => {
-  app = await startTestApp();
-  admin = await buildAdmin(app);
-  member = await buildUser(app);
+  ({ app, admin, member } = await startScenario({ users: { member: {} } }));
 });
 afterAll(() => app.close());
 
@@ -77,9 +71,8 @@ async function appointed(officeId: string, memberId: string): Promise<OfficeHold
   return result.data.appointOfficeHolder.data;
 }
 
-const storedOffice = (id: string) => app.services.models.offices.findById(id).lean();
-const storedHolders = (officeId: string) =>
-  app.services.models.officeHolders.find({ officeId }).lean();
+const storedOffice = (id: string) => rawDb(app).offices.findById(id).lean();
+const storedHolders = (officeId: string) => rawDb(app).officeHolders.find({ officeId }).lean();
 
 describe("createOffice", () => {
   it("creates an office title from name with its sections, no holders and UUID v7 id", async () => {
@@ -158,9 +151,7 @@ describe("createOffice", () => {
     expect(duplicate.status).toBe(200);
     expect(duplicate.data).toBeNull();
     expect(duplicate.errors![0].extensions).toMatchObject({ code: "CONFLICT", status: 409 });
-    expect(await app.services.models.offices.countDocuments({ nameKey: name.toLowerCase() })).toBe(
-      1,
-    );
+    expect(await rawDb(app).offices.countDocuments({ nameKey: name.toLowerCase() })).toBe(1);
   });
 
   it.each([
@@ -178,7 +169,7 @@ describe("createOffice", () => {
   ])(
     "reports %s as VALIDATION_ERROR with its field path and stores nothing",
     async (_label, variables, paths) => {
-      const before = await app.services.models.offices.estimatedDocumentCount();
+      const before = await rawDb(app).offices.estimatedDocumentCount();
 
       const result = await app.graphql(
         CreateOfficeDocument,
@@ -190,7 +181,7 @@ describe("createOffice", () => {
       expect(result.data).toBeNull();
       expect(result.errors![0].extensions).toMatchObject({ code: "VALIDATION_ERROR", status: 400 });
       expect(result.errors![0].extensions.errors!.map((error) => error.path)).toEqual(paths);
-      expect(await app.services.models.offices.estimatedDocumentCount()).toBe(before);
+      expect(await rawDb(app).offices.estimatedDocumentCount()).toBe(before);
     },
   );
 
@@ -795,7 +786,7 @@ describe("roles", () => {
     expect(result.status).toBe(200);
     expect(result.data).toBeNull();
     expect(result.errors![0].extensions).toMatchObject({ code: "FORBIDDEN", status: 403 });
-    expect(await app.services.models.offices.exists({ nameKey: name.toLowerCase() })).toBeNull();
+    expect(await rawDb(app).offices.exists({ nameKey: name.toLowerCase() })).toBeNull();
   });
 
   it("answers FORBIDDEN to a MEMBER appointing a holder, storing nothing", async () => {

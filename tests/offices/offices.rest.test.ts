@@ -2,8 +2,10 @@ import { randomBytes } from "node:crypto";
 import type { Response } from "supertest";
 import { Role } from "../../src/modules/users/role";
 import { UNKNOWN_ID, UUID_V7 } from "../support/expectations";
-import { bearer, buildAdmin, buildUser, type TestUser } from "../support/factories";
-import { startTestApp, type TestApp } from "../support/test-app";
+import { bearer, type TestUser } from "../support/factories";
+import type { TestApp } from "../support/test-app";
+import { rawDb } from "../support/raw-db";
+import { startScenario } from "../support/scenario";
 
 const BASE = "/api/v1/offices";
 
@@ -40,10 +42,9 @@ let member: TestUser;
 let officer: TestUser;
 
 beforeAll(async () => {
-  app = await startTestApp();
-  admin = await buildAdmin(app);
-  member = await buildUser(app);
-  officer = await buildUser(app, { role: Role.OFFICER });
+  ({ app, admin, member, officer } = await startScenario({
+    users: { member: {}, officer: { role: Role.OFFICER } },
+  }));
 });
 afterAll(() => app.close());
 
@@ -52,7 +53,7 @@ const uniqueName = (label = "Office") => `${label} ${randomBytes(4).toString("he
 /** A lower-case token to put in names so a search finds only one test's offices. */
 const uniqueToken = () => `tok${randomBytes(4).toString("hex")}`;
 
-const countOffices = () => app.services.models.offices.estimatedDocumentCount();
+const countOffices = () => rawDb(app).offices.estimatedDocumentCount();
 const namesOf = (response: Response) => (response.body.data as Office[]).map((o) => o.name);
 const levelsOf = (response: Response) => (response.body.data as Office[]).map((o) => o.level);
 
@@ -749,7 +750,7 @@ describe("access by role", () => {
         expect(response.body.code).toBe("FORBIDDEN");
       }
       expect(await countOffices()).toBe(before);
-      expect(await app.services.models.offices.exists({ nameKey: name.toLowerCase() })).toBeNull();
+      expect(await rawDb(app).offices.exists({ nameKey: name.toLowerCase() })).toBeNull();
       expect(await getOffice(office.id)).toEqual(office);
     },
   );

@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { print } from "graphql";
 import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
+import type { Connection } from "mongoose";
 import pino from "pino";
 import supertest from "supertest";
 import { loadConfig, type Config } from "../../src/config";
@@ -20,6 +21,10 @@ export interface TestApp {
   url: string;
   config: Config;
   services: RunningServer["services"];
+  /** The app's own connection, for tests/support/raw-db.ts. */
+  connection: Connection;
+  /** What requests do not see: token signing, the field cipher, the mail queue, migrations. */
+  internals: RunningServer["internals"];
   /** The SMTP server this app mails to (SMTP_URL), inside the test process. */
   mail: TestMailbox;
   http: () => supertest.Agent;
@@ -111,6 +116,8 @@ export async function startTestApp(
     url: running.url,
     config,
     services: running.services,
+    connection,
+    internals: running.internals,
     mail,
     http: () => supertest.agent(running.url),
     graphql: async (document, variables, token) => {

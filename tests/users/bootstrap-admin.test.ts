@@ -1,7 +1,9 @@
+import { UserRepository } from "../../src/modules/users/user.repository";
 import bcrypt from "bcryptjs";
 import { ensureBootstrapAdmin } from "../../src/modules/users/user-bootstrap";
 import { createLogger } from "../../src/logger";
 import { startTestApp, type TestApp } from "../support/test-app";
+import { rawDb } from "../support/raw-db";
 
 let app: TestApp;
 beforeAll(async () => {
@@ -15,7 +17,7 @@ afterAll(() => app.close());
 
 describe("bootstrap administrator", () => {
   it("is created at start from ADMIN_EMAIL/ADMIN_PASSWORD: ADMIN, verified, password hashed", async () => {
-    const admins = await app.services.models.users.find({ email: "chief@example.org" }).lean();
+    const admins = await rawDb(app).users.find({ email: "chief@example.org" }).lean();
     expect(admins).toHaveLength(1);
     expect(admins[0]).toMatchObject({ name: "Chief Admin", role: "ADMIN", isEmailVerified: true });
     expect(admins[0].passwordHash).not.toContain("Admin#2026!");
@@ -24,21 +26,21 @@ describe("bootstrap administrator", () => {
 
   it("is not created twice when the service starts again", async () => {
     await ensureBootstrapAdmin(
-      app.services.userRepository,
+      new UserRepository(rawDb(app).users),
       app.config.admin,
       4,
       createLogger(app.config),
     );
-    expect(await app.services.models.users.countDocuments({ email: "chief@example.org" })).toBe(1);
+    expect(await rawDb(app).users.countDocuments({ email: "chief@example.org" })).toBe(1);
   });
 
   it("is created exactly once when several instances start together on an empty database", async () => {
-    const { users } = app.services.models;
+    const { users } = rawDb(app);
     const existing = await users.findOne({ email: "chief@example.org" }).lean();
     await users.deleteOne({ _id: existing!._id });
     const log = createLogger(app.config);
     const starts = Array.from({ length: 5 }, () =>
-      ensureBootstrapAdmin(app.services.userRepository, app.config.admin, 4, log),
+      ensureBootstrapAdmin(new UserRepository(rawDb(app).users), app.config.admin, 4, log),
     );
     await expect(Promise.all(starts)).resolves.toHaveLength(5);
     expect(await users.countDocuments({ email: "chief@example.org" })).toBe(1);

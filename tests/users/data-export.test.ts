@@ -6,12 +6,12 @@ import { randomUUID } from "node:crypto";
 import {
   approvedMemberOf,
   bearer,
-  buildAdmin,
   login,
   TEST_PASSWORD,
   type TestUser,
 } from "../support/factories";
-import { startTestApp, type TestApp } from "../support/test-app";
+import type { TestApp } from "../support/test-app";
+import { startScenario } from "../support/scenario";
 
 const API = "/api/v1";
 let app: TestApp;
@@ -20,8 +20,7 @@ let person: { user: TestUser; id: string; name: string };
 let holderId: string;
 
 beforeAll(async () => {
-  app = await startTestApp();
-  admin = await buildAdmin(app);
+  ({ app, admin } = await startScenario());
   person = await approvedMemberOf(app, admin, { sssNumber: "34-2222222-2", tinNumber: null });
   await login(app, person.user.email, TEST_PASSWORD);
   const office = await app

@@ -36,8 +36,8 @@ afterAll(async () => {
 
 /** Lets the work started after an answer (mail) finish. */
 async function settle(): Promise<void> {
-  await app.services.background.drain();
-  await app.services.mailer.flush();
+  await app.internals.background.drain();
+  await app.internals.mailer.flush();
 }
 
 function filesUnder(dir: string): string[] {

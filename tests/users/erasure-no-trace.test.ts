@@ -140,7 +140,7 @@ it("erases the person from every collection and from the kept mail, and keeps th
     .set(bearer(admin))
     .send({ memberId, startDate: "2024-01-01T00:00:00.000Z" });
   expect(appointed.status).toBe(201);
-  await app.services.mailer.flush();
+  await app.internals.mailer.flush();
 
   // The scan sees the person before: the account, the application, the appointment, the mail
   // (all but the SSS and TIN numbers, which are stored sealed).
@@ -172,9 +172,9 @@ it("forgets only the mail to that exact address, not to addresses that contain i
     html: "<p>Hello</p>",
   });
   for (const to of ["ann@example.org", "x.ann@example.org", "ann@example.org.ph"]) {
-    app.services.mailer.send(mail(to));
+    app.internals.mailer.send(mail(to));
   }
-  expect(await app.services.mailer.forget("ann@example.org")).toBe(1);
+  expect(await app.internals.mailer.forget("ann@example.org")).toBe(1);
   const kept = outboxTexts().join("\n");
   expect(kept).toContain("To: x.ann@example.org");
   expect(kept).toContain("To: ann@example.org.ph");

@@ -10,7 +10,6 @@ import {
 } from "../graphql/generated";
 import {
   TEST_PASSWORD,
-  buildAdmin,
   buildUser,
   login,
   loginBootstrapAdmin,
@@ -18,15 +17,15 @@ import {
 } from "../support/factories";
 import { verificationCodeIn } from "../support/mailbox";
 import { startTestApp, type GraphqlResult, type TestApp } from "../support/test-app";
+import { rawDb } from "../support/raw-db";
+import { startScenario } from "../support/scenario";
 
 let app: TestApp;
 let admin: TestUser;
 let member: TestUser;
 
 beforeAll(async () => {
-  app = await startTestApp();
-  admin = await buildAdmin(app);
-  member = await buildUser(app, { name: "Grace Member" });
+  ({ app, admin, member } = await startScenario({ users: { member: { name: "Grace Member" } } }));
 });
 afterAll(() => app.close());
 
@@ -93,7 +92,7 @@ describe("updateCurrentUser", () => {
     expect(cleared.updateCurrentUser.user).toMatchObject({ name: "New Name", avatar: null });
     const fetched = dataOf(await app.graphql(CurrentUserDocument, {}, user.token));
     expect(fetched.currentUser.user.avatar).toBeNull();
-    expect((await app.services.models.users.findById(user.id).lean())!.avatar).toBeNull();
+    expect((await rawDb(app).users.findById(user.id).lean())!.avatar).toBeNull();
   });
 
   it("makes a changed email unverified and mails a code to the new address", async () => {
@@ -123,7 +122,7 @@ describe("updateCurrentUser", () => {
 
   it("answers CONFLICT (409) for a taken email and VALIDATION_ERROR for a bad avatar", async () => {
     const user = await buildUser(app);
-    const before = await app.services.models.users.findById(user.id).lean();
+    const before = await rawDb(app).users.findById(user.id).lean();
     expect(
       errorOf(await app.graphql(UpdateCurrentUserDocument, { email: member.email }, user.token)),
     ).toMatchObject({ code: "CONFLICT", status: 409 });
@@ -132,14 +131,14 @@ describe("updateCurrentUser", () => {
     );
     expect(invalid).toMatchObject({ code: "VALIDATION_ERROR", status: 400 });
     expect(invalid.errors).toEqual([{ path: "avatar", message: expect.any(String) }]);
-    expect(await app.services.models.users.findById(user.id).lean()).toEqual(before);
+    expect(await rawDb(app).users.findById(user.id).lean()).toEqual(before);
   });
 });
 
 describe("users", () => {
   it("answers the list envelope to an administrator, newest first", async () => {
     const newest = await buildUser(app);
-    const total = await app.services.models.users.estimatedDocumentCount();
+    const total = await rawDb(app).users.estimatedDocumentCount();
     const { users } = dataOf(
       await app.graphql(UsersDocument, { limit: 2, offset: 0 }, admin.token),
     );
@@ -211,8 +210,8 @@ describe("deleteUser", () => {
       await app.graphql(DeleteUserDocument, { userId: target.id }, admin.token),
     );
     expect(deleteUser).toEqual({ code: "OK", message: expect.any(String) });
-    expect(await app.services.models.users.findById(target.id).lean()).toBeNull();
-    expect(await app.services.models.sessions.countDocuments({ userId: target.id })).toBe(0);
+    expect(await rawDb(app).users.findById(target.id).lean()).toBeNull();
+    expect(await rawDb(app).sessions.countDocuments({ userId: target.id })).toBe(0);
     expect(errorOf(await app.graphql(CurrentUserDocument, {}, target.token))).toMatchObject({
       code: "UNAUTHENTICATED",
       status: 401,
@@ -227,7 +226,7 @@ describe("deleteUser", () => {
     expect(
       errorOf(await app.graphql(DeleteUserDocument, { userId: target.id }, member.token)),
     ).toMatchObject({ code: "FORBIDDEN", status: 403 });
-    expect(await app.services.models.users.findById(target.id).lean()).not.toBeNull();
+    expect(await rawDb(app).users.findById(target.id).lean()).not.toBeNull();
   });
 });
 
@@ -238,8 +237,8 @@ describe("deleteCurrentUser", () => {
       await app.graphql(DeleteCurrentUserDocument, {}, leaving.token),
     );
     expect(deleteCurrentUser).toEqual({ code: "OK", message: expect.any(String) });
-    expect(await app.services.models.users.findById(leaving.id).lean()).toBeNull();
-    expect(await app.services.models.sessions.countDocuments({ userId: leaving.id })).toBe(0);
+    expect(await rawDb(app).users.findById(leaving.id).lean()).toBeNull();
+    expect(await rawDb(app).sessions.countDocuments({ userId: leaving.id })).toBe(0);
     await expect(login(app, leaving.email, TEST_PASSWORD)).rejects.toThrow(/401/);
   });
 
@@ -255,7 +254,7 @@ describe("deleteCurrentUser", () => {
       expect(
         errorOf(await lone.graphql(DeleteUserDocument, { userId: me.id }, root.token)),
       ).toMatchObject({ code: "CONFLICT", status: 409 });
-      expect(await lone.services.models.users.findById(me.id).lean()).toMatchObject({
+      expect(await rawDb(lone).users.findById(me.id).lean()).toMatchObject({
         role: "ADMIN",
         deletingSince: null,
       });

@@ -14,6 +14,8 @@ import {
 } from "../support/factories";
 import { verificationCodeIn } from "../support/mailbox";
 import { startTestApp, type TestApp } from "../support/test-app";
+import { rawDb } from "../support/raw-db";
+import { startScenario } from "../support/scenario";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const CURRENT = "/api/v1/users/current";
@@ -39,16 +41,14 @@ function api(target: TestApp = app) {
   };
 }
 
-const storedUser = (id: string, target: TestApp = app) =>
-  target.services.models.users.findById(id).lean();
+const storedUser = (id: string, target: TestApp = app) => rawDb(target).users.findById(id).lean();
 const sessionCount = (userId: string, target: TestApp = app) =>
-  target.services.models.sessions.countDocuments({ userId });
+  rawDb(target).sessions.countDocuments({ userId });
 
 beforeAll(async () => {
-  app = await startTestApp();
-  admin = await buildAdmin(app);
-  member = await buildUser(app, { name: "Mary Member" });
-  officer = await buildUser(app, { role: Role.OFFICER });
+  ({ app, admin, member, officer } = await startScenario({
+    users: { member: { name: "Mary Member" }, officer: { role: Role.OFFICER } },
+  }));
 });
 afterAll(() => app.close());
 
@@ -334,7 +334,7 @@ describe("the last administrator", () => {
       const leaving = await api(lone).delete(CURRENT).set(bearer(root));
       expect(leaving.status).toBe(204);
       expect(
-        await lone.services.models.users.countDocuments({ deletingSince: null, role: Role.ADMIN }),
+        await rawDb(lone).users.countDocuments({ deletingSince: null, role: Role.ADMIN }),
       ).toBe(1);
 
       const refused = await api(lone).delete(CURRENT).set(bearer(second));
@@ -360,7 +360,7 @@ describe("GET /users (admin)", () => {
     }
   });
 
-  const totalUsers = () => app.services.models.users.estimatedDocumentCount();
+  const totalUsers = () => rawDb(app).users.estimatedDocumentCount();
 
   it("answers the list envelope with defaults limit 20, offset 0, newest first", async () => {
     const total = await totalUsers();
@@ -541,11 +541,11 @@ describe("DELETE /users/{userId} (admin)", () => {
   });
 
   it("answers 404 NOT_FOUND for an unknown id", async () => {
-    const before = await app.services.models.users.estimatedDocumentCount();
+    const before = await rawDb(app).users.estimatedDocumentCount();
     const response = await api().delete(`${USERS}/${UNKNOWN_ID}`).set(bearer(admin));
     expect(response.status).toBe(404);
     expect(response.body).toMatchObject({ code: "NOT_FOUND", message: expect.any(String) });
-    expect(await app.services.models.users.estimatedDocumentCount()).toBe(before);
+    expect(await rawDb(app).users.estimatedDocumentCount()).toBe(before);
   });
 
   it("answers 400 for an id that is not a UUID", async () => {

@@ -1,20 +1,7 @@
-import { DateTimeISOResolver } from "graphql-scalars";
-import { Ctx, Field, FieldResolver, ID, ObjectType, Resolver, Root } from "type-graphql";
+import { Ctx, FieldResolver, Resolver, Root } from "type-graphql";
 import type { RequestContext } from "../../graphql/context";
 import { User } from "../users/user.type";
-import { MemberStatus } from "./member.enums";
-
-/** The account's latest application, as the web client reads it to pick form or status page. */
-@ObjectType("MemberProfile", {
-  simpleResolvers: true,
-  description: "The account's latest membership application",
-})
-export class MemberProfile {
-  @Field(() => ID) id!: string;
-  @Field(() => MemberStatus) status!: MemberStatus;
-  @Field({ description: "False while the record is archived" }) isActive!: boolean;
-  @Field(() => DateTimeISOResolver) createdAt!: Date;
-}
+import { MemberProfile } from "./member-profile.type";
 
 /**
  * `User.memberProfile` wherever a User is answered (its owner or an administrator: a User is

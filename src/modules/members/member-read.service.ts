@@ -1,11 +1,11 @@
+import DataLoader from "dataloader";
 import type { FieldCipher } from "../../db/field-cipher";
 import { NotFoundError } from "../../errors/app-errors";
 import type { Caller } from "../../graphql/context";
 import { Pagination, type Page } from "../../graphql/envelopes";
 import type { PageArgs } from "../../graphql/paging";
 import type { OfficeLevel } from "../offices/office-level";
-import { Batch } from "./batch";
-import type { MemberProfile } from "./member-profile";
+import type { MemberProfile } from "./member-profile.type";
 import type { PublicMember } from "./member-public.type";
 import { findMember } from "./member-review.service";
 import { MemberStatus } from "./member.enums";
@@ -28,7 +28,7 @@ const ID_MAX = 64;
 
 /** Reading member records: the admin lists, the applicant's own, the public check, exports. */
 export class MemberReads {
-  private readonly profiles: Batch<string, ProfileRecord>;
+  private readonly profiles: DataLoader<string, ProfileRecord | undefined>;
 
   constructor(
     private readonly members: MemberRepository,
@@ -36,7 +36,16 @@ export class MemberReads {
     private readonly cipher: FieldCipher,
     private readonly currentOffices: CurrentOffices,
   ) {
-    this.profiles = new Batch((userIds) => this.members.latestOfUsers(userIds));
+    // The users of one answer each ask for their profile; they are looked up together once
+    // every resolver of that answer has asked. No cache: each batch reads the database afresh,
+    // so one loader serves every request without keeping what another request saw.
+    this.profiles = new DataLoader(
+      async (userIds) => {
+        const found = await this.members.latestOfUsers(userIds);
+        return userIds.map((userId) => found.get(userId));
+      },
+      { cache: false, batchScheduleFn: (dispatch) => setImmediate(dispatch) },
+    );
   }
 
   /** GET /members and /members/pending: the administrator's view, duplicates flagged. */

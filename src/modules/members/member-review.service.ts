@@ -34,7 +34,7 @@ export class MemberReviews {
     private readonly log: Logger,
     private readonly appUrl: string,
     /** Lets terms past their end date stop counting (the offices module's side). */
-    private readonly releaseLapsedTerms: () => Promise<void>,
+    private readonly releaseLapsedTerms: (memberId: string) => Promise<void>,
   ) {}
 
   /**
@@ -111,7 +111,7 @@ export class MemberReviews {
   private async findHoldingCurrentOffices(id: string): Promise<MemberRecord> {
     const record = await findMember(this.members, id);
     if (record.activeOffices === 0) return record;
-    await this.releaseLapsedTerms();
+    await this.releaseLapsedTerms(id);
     return findMember(this.members, id);
   }
 

@@ -18,7 +18,7 @@ export interface MemberServiceOptions {
   /** REQUIRE_PRIVACY_CONSENT: an application without privacyConsent is refused. */
   requirePrivacyConsent: boolean;
   /** Lets terms past their end date stop counting (the offices module's side). */
-  releaseLapsedTerms: () => Promise<void>;
+  releaseLapsedTerms: (memberId: string) => Promise<void>;
   currentOffices: CurrentOffices;
 }
 

@@ -1,4 +1,4 @@
-import { greaterThan, lessThan } from "../../db/operators";
+import { greaterThan, lessThan, oneOf } from "../../db/operators";
 import { findPage, type FoundPage, type PageWindow } from "../../db/page-query";
 import { containsText } from "../../graphql/paging";
 import type { OfficeHolderModel, OfficeHolderRecord } from "./office-holder.model";
@@ -9,6 +9,23 @@ export interface HolderListQuery extends PageWindow {
   /** Also the ones that no longer count (ended, or past their end date). */
   includeEnded: boolean;
   search?: string | null;
+}
+
+/** The appointments of one office or one member record; none: all of them. */
+export type HolderScope = { officeId: string } | { memberId: string } | Record<string, never>;
+
+/**
+ * Terms running at `now`, judged from their dates in the query itself: not released, and no
+ * end date or one still ahead. A lapsed term nobody has released yet is left out without a
+ * write; the indexes leading with `releasedAt` find the candidates, the end date filters them.
+ */
+export function runningAt(now: Date) {
+  return { releasedAt: null, $or: [{ endDate: null }, { endDate: greaterThan(now) }] };
+}
+
+/** Terms that still count against their office although their end date is not after `now`. */
+function lapsedAt(now: Date) {
+  return { releasedAt: null, endDate: lessThan(new Date(now.getTime() + 1)) };
 }
 
 const NEWEST_FIRST = { createdAt: -1, _id: -1 } as const;
@@ -25,7 +42,7 @@ export class OfficeHolderRepository {
     const search = query.search?.trim();
     const filter = {
       ...query.of,
-      ...(query.includeEnded ? {} : { releasedAt: null }),
+      ...(query.includeEnded ? {} : runningAt(new Date())),
       ...(search ? { name: containsText(search) } : {}),
     };
     return findPage(this.holders, filter, NEWEST_FIRST, query);
@@ -49,18 +66,33 @@ export class OfficeHolderRepository {
   }
 
   /**
-   * Marks a counting term as no longer counting, with `changes` (an ending's endedAt and
-   * endedBy). Only one caller can win: null when it had already been released, or when it
-   * does not match `condition`.
+   * Marks a counting term as no longer counting. Only one caller can win: null when it had
+   * already been released.
    */
-  release(
+  release(id: string): Promise<OfficeHolderRecord | null> {
+    return this.releaseWhere(id, { releasedAt: null });
+  }
+
+  /**
+   * An administrator's ending of a term of the office that is running by its dates, with who
+   * ended it and when: null when it does not exist, was released, or has lapsed.
+   */
+  end(
     id: string,
-    condition: Partial<Pick<OfficeHolderRecord, "officeId" | "endedAt">> = {},
+    officeId: string,
+    changes: Pick<OfficeHolderRecord, "endedAt" | "endedBy">,
+  ): Promise<OfficeHolderRecord | null> {
+    return this.releaseWhere(id, { officeId, endedAt: null, ...runningAt(new Date()) }, changes);
+  }
+
+  private releaseWhere(
+    id: string,
+    condition: Record<string, unknown>,
     changes: Partial<Pick<OfficeHolderRecord, "endedAt" | "endedBy">> = {},
   ): Promise<OfficeHolderRecord | null> {
     return this.holders
       .findOneAndUpdate(
-        { _id: id, releasedAt: null, ...condition },
+        { _id: id, ...condition },
         { $set: { ...changes, releasedAt: new Date(), slotKey: id } },
         { returnDocument: "after" },
       )
@@ -68,13 +100,28 @@ export class OfficeHolderRepository {
       .exec();
   }
 
-  /** Terms that still count although their end date is before `now`. */
-  lapsed(now: Date): Promise<Pick<OfficeHolderRecord, "_id">[]> {
+  /** Terms that still count although their end date has come, of `scope` (a batch of them). */
+  lapsed(now: Date, scope: HolderScope = {}): Promise<Pick<OfficeHolderRecord, "_id">[]> {
     return this.holders
-      .find({ releasedAt: null, endDate: lessThan(now) }, { _id: 1 })
+      .find({ ...lapsedAt(now), ...scope }, { _id: 1 })
       .limit(LAPSED_BATCH)
       .lean<Pick<OfficeHolderRecord, "_id">[]>()
       .exec();
+  }
+
+  /**
+   * How many lapsed terms each of these offices still counts in its slots (offices with none
+   * are absent): what a read takes off the stored count instead of releasing them.
+   */
+  async lapsedPerOffice(officeIds: string[], now: Date): Promise<Map<string, number>> {
+    const counts = new Map<string, number>();
+    if (officeIds.length === 0) return counts;
+    const lapsed = await this.holders
+      .find({ ...lapsedAt(now), officeId: oneOf(officeIds) }, { officeId: 1 })
+      .lean<Pick<OfficeHolderRecord, "_id" | "officeId">[]>()
+      .exec();
+    for (const { officeId } of lapsed) counts.set(officeId, (counts.get(officeId) ?? 0) + 1);
+    return counts;
   }
 
   /**

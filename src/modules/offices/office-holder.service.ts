@@ -87,17 +87,20 @@ export class OfficeHolderService {
     return OfficeHolder.from(record, office);
   }
 
-  /** Ends a running appointment (one ender wins); it stays in the office's history. */
+  /**
+   * Ends a running appointment (one ender wins); it stays in the office's history. A term
+   * past its end date has already ended: 409, and its slot is given back now if it was not.
+   */
   async end(caller: Caller, args: EndOfficeHolderArgs): Promise<OfficeHolder> {
     const office = await this.findOffice(args.id);
-    await this.slots.releaseLapsed();
-    const ended = await this.holders.release(
-      args.holderId,
-      { officeId: office._id, endedAt: null },
-      { endedAt: new Date(), endedBy: caller.id },
-    );
+    const ended = await this.holders.end(args.holderId, office._id, {
+      endedAt: new Date(),
+      endedBy: caller.id,
+    });
     if (!ended) {
-      if (!(await this.holders.findOfOffice(args.holderId, office._id))) throw noSuchHolder();
+      const holder = await this.holders.findOfOffice(args.holderId, office._id);
+      if (!holder) throw noSuchHolder();
+      if (holder.releasedAt === null) await this.slots.release(holder._id);
       throw new ConflictError("The appointment has already ended");
     }
     await this.slots.giveBack(ended);
@@ -116,7 +119,6 @@ export class OfficeHolderService {
 
   /** Subject access: every appointment of the account, ended ones included, newest first. */
   async allOfUser(userId: string): Promise<OfficeHolder[]> {
-    await this.slots.releaseLapsed();
     return this.present(await this.holders.allOfUser(userId));
   }
 
@@ -168,7 +170,6 @@ export class OfficeHolderService {
     args: HolderListArgs,
     known: OfficeLabel[] = [],
   ): Promise<HolderPage> {
-    await this.slots.releaseLapsed();
     const { records, total } = await this.holders.page({
       of,
       includeEnded: args.includeEnded,

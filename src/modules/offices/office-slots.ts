@@ -1,6 +1,6 @@
 import { ConflictError, NotFoundError } from "../../errors/app-errors";
 import type { OfficeHolderRecord } from "./office-holder.model";
-import type { OfficeHolderRepository } from "./office-holder.repository";
+import type { HolderScope, OfficeHolderRepository } from "./office-holder.repository";
 import type { OfficeRecord } from "./office.model";
 import type { OfficeRepository } from "./office.repository";
 
@@ -70,13 +70,16 @@ export class OfficeSlots {
   }
 
   /**
-   * Terms past their end date stop counting here, each by one conditional update (so each
-   * slot is given back once, whichever instance gets there first). Runs before every read of
-   * holders or of slot counts, which therefore never show a lapsed term as running.
+   * Terms past their end date (of `scope`: an office, a member record, or all) stop counting
+   * here, each by one conditional update, so each slot is given back once whichever instance
+   * gets there first. Writes only: where a slot is wanted (take, settle), where a member's
+   * count decides (archiving), and in the periodic sweep. Reads judge a term by its dates
+   * instead (runningAt), so a lapsed term no one released yet never reads as running.
+   * `endedBy`: only terms whose end date is not after it (default: now).
    */
-  async releaseLapsed(): Promise<void> {
+  async releaseLapsed(scope: HolderScope = {}, endedBy?: Date): Promise<void> {
     for (;;) {
-      const lapsed = await this.holders.lapsed(new Date());
+      const lapsed = await this.holders.lapsed(endedBy ?? new Date(), scope);
       if (lapsed.length === 0) return;
       for (const holder of lapsed) await this.release(holder._id);
     }
@@ -87,7 +90,7 @@ export class OfficeSlots {
    * count has been still for a while (SLOT_SETTLE_MS). For a refusal that may be wrong.
    */
   async settle(officeId: string): Promise<void> {
-    await this.releaseLapsed();
+    await this.releaseLapsed({ officeId });
     const office = await this.offices.findById(officeId);
     if (!office) return;
     const since = new Date(Date.now() - SLOT_SETTLE_MS);
@@ -102,4 +105,12 @@ function isFull(office: OfficeRecord): boolean {
   const maxSlots = office.maxSlots ?? null;
   if (maxSlots === null) return false;
   return office.activeHolders === undefined || office.activeHolders >= maxSlots;
+}
+
+/**
+ * The slot count a reader is shown: the stored count less the lapsed terms it still includes
+ * (they give their slot back at the next write that wants one, or in the sweep).
+ */
+export function runningSlots(office: OfficeRecord, lapsed: number): number {
+  return Math.max(0, (office.activeHolders ?? 0) - lapsed);
 }

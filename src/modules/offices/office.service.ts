@@ -6,7 +6,7 @@ import { Pagination, type Page } from "../../graphql/envelopes";
 import { newSections, replaceSections } from "../sections/section.replace";
 import { rankOf } from "./office-level";
 import type { OfficeHolderRepository } from "./office-holder.repository";
-import type { OfficeSlots } from "./office-slots";
+import { runningSlots, type OfficeSlots } from "./office-slots";
 import {
   OfficeSortBy,
   SortOrder,
@@ -37,9 +37,8 @@ export class OfficeService {
     private readonly slots: OfficeSlots,
   ) {}
 
-  /** Lapsed terms are released first, so the holder counts shown are the running terms. */
+  /** The holder counts shown are the running terms, lapsed ones left out without a write. */
   async list(args: OfficeListArgs): Promise<Omit<Page<OfficeTitle>, "code" | "message">> {
-    await this.slots.releaseLapsed();
     const { records, total } = await this.offices.page({
       search: args.search,
       sortBy: SORT_FIELDS[args.sortBy],
@@ -48,14 +47,13 @@ export class OfficeService {
       limit: args.limit,
     });
     return {
-      data: records.map((record) => OfficeTitle.from(record)),
+      data: await this.present(records),
       pagination: Pagination.of(args.page, args.limit, total),
     };
   }
 
   async get(id: string): Promise<OfficeTitle> {
-    await this.slots.releaseLapsed();
-    return OfficeTitle.from(await this.findRecord(id));
+    return (await this.present([await this.findRecord(id)]))[0];
   }
 
   async create(args: CreateOfficeArgs): Promise<OfficeTitle> {
@@ -98,7 +96,7 @@ export class OfficeService {
           ? await this.updateWithin(args.id, changes, changes.maxSlots)
           : await this.offices.update(args.id, changes);
       if (!updated) throw notFound();
-      return OfficeTitle.from(updated);
+      return (await this.present([updated]))[0];
     } catch (error) {
       throw duplicateName(error, changes.name ?? current.name);
     }
@@ -157,6 +155,21 @@ export class OfficeService {
       );
     }
     return changes;
+  }
+
+  /** The titles as read, each counting only the terms running now. */
+  private async present(records: OfficeRecord[]): Promise<OfficeTitle[]> {
+    const held = records.filter((record) => (record.activeHolders ?? 0) > 0);
+    const lapsed = await this.holders.lapsedPerOffice(
+      held.map((record) => record._id),
+      new Date(),
+    );
+    return records.map((record) =>
+      OfficeTitle.from({
+        ...record,
+        activeHolders: runningSlots(record, lapsed.get(record._id) ?? 0),
+      }),
+    );
   }
 
   private async findRecord(id: string): Promise<OfficeRecord> {

@@ -1,33 +1,37 @@
 import type { AuditLogService } from "../audit/audit-log.service";
-import type { SessionService } from "../auth/session.service";
-import type { MemberService } from "../members/member.service";
-import type { OfficeHolderService } from "../offices/office-holder.service";
+import type { SessionRecord } from "../auth/session.model";
+import type { Member } from "../members/member.type";
+import type { OfficeHolder } from "../offices/office-holder.type";
+import type { UserRecord } from "../users/user.model";
 import { User } from "../users/user.type";
-import type { UsersService } from "../users/users.service";
 import { DataExport, SessionExport } from "./data-export.type";
+import type { PersonalData } from "./personal-data";
+
+/** The modules asked for their part of a subject access export. */
+export interface ExportSources {
+  account: Pick<PersonalData<UserRecord>, "exportOf">;
+  sessions: Pick<PersonalData<SessionRecord[]>, "exportOf">;
+  memberships: Pick<PersonalData<Member[]>, "exportOf">;
+  appointments: Pick<PersonalData<OfficeHolder[]>, "exportOf">;
+  audit: Pick<AuditLogService, "entriesAbout">;
+}
 
 /**
  * Subject access (Data Privacy Act, right to access): one document with everything the
- * service holds about an account, gathered from each module that keeps some of it.
+ * service holds about an account, each module asked for its part.
  */
 export class DataExportService {
-  constructor(
-    private readonly users: UsersService,
-    private readonly sessions: SessionService,
-    private readonly members: MemberService,
-    private readonly officeHolders: OfficeHolderService,
-    private readonly audit: AuditLogService,
-  ) {}
+  constructor(private readonly sources: ExportSources) {}
 
   async exportOf(userId: string): Promise<DataExport> {
-    const account = await this.users.get(userId);
+    const account = await this.sources.account.exportOf(userId);
     const [sessions, memberships, appointments] = await Promise.all([
-      this.sessions.allOf(userId),
-      this.members.allOf(userId),
-      this.officeHolders.allOfUser(userId),
+      this.sources.sessions.exportOf(userId),
+      this.sources.memberships.exportOf(userId),
+      this.sources.appointments.exportOf(userId),
     ]);
     // Acts by the account, and acts on it, on its applications and on its appointments.
-    const auditEntries = await this.audit.entriesAbout([
+    const auditEntries = await this.sources.audit.entriesAbout([
       userId,
       ...memberships.map((member) => member.id),
       ...appointments.map((holder) => holder.id),

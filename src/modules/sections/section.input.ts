@@ -8,7 +8,7 @@ import {
 } from "class-validator";
 import { UUIDResolver } from "graphql-scalars";
 import { Field, InputType } from "type-graphql";
-import { SectionType } from "./section.type";
+import { SectionType } from "./section.enums";
 
 export const SECTION_LIMITS = { sections: 50, items: 200, title: 200, content: 20_000 };
 

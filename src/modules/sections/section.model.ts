@@ -1,6 +1,6 @@
 import { Schema } from "mongoose";
 import { uuidv7 } from "../../db/uuid";
-import { SectionType } from "./section.type";
+import { SectionType } from "./section.enums";
 
 export interface SectionRecord {
   _id: string;

@@ -1,15 +1,8 @@
-import { Field, ID, ObjectType, registerEnumType } from "type-graphql";
+import { Field, ID, ObjectType } from "type-graphql";
+import { SectionType } from "./section.enums";
 import type { SectionRecord } from "./section.model";
 
-export enum SectionType {
-  list = "list",
-  richtext = "richtext",
-}
-
-registerEnumType(SectionType, {
-  name: "SectionType",
-  description: "How a section's items are shown",
-});
+export { SectionType };
 
 @ObjectType("SectionItem", { simpleResolvers: true })
 export class SectionItem {

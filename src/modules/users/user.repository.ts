@@ -1,8 +1,15 @@
+import DataLoader from "dataloader";
+import type { Collection } from "mongodb";
 import type { ProjectionType } from "mongoose";
-import { findByIds } from "../../db/by-ids";
 import { greaterThan, lessThan } from "../../db/operators";
 import { Role } from "./role";
 import type { UserModel, UserRecord } from "./user.model";
+
+/** What a member record shows of its applicant's account. */
+export type AccountIdentity = Pick<UserRecord, "_id" | "name" | "email" | "role">;
+
+/** Stays under the number of ids the embedded engine's patch hands to SQLite as one IN list. */
+const IDS_PER_QUERY = 1000;
 
 export type NewUser = Pick<UserRecord, "_id" | "name" | "email" | "passwordHash" | "role"> &
   Partial<Pick<UserRecord, "isEmailVerified">>;
@@ -17,7 +24,27 @@ export type ProfileChanges = Partial<
  * index's error (isDuplicateKeyError) from `create` and `updateProfile`.
  */
 export class UserRepository {
-  constructor(private readonly users: UserModel) {}
+  /**
+   * The accounts the records of one answer refer to, gathered into one `_id $in` read (a
+   * thousand ids at most), which the `_id` index serves. No cache: each batch reads afresh.
+   * Sent through the driver: every `_id` is a string the service built, nothing to cast.
+   */
+  private readonly identities: DataLoader<string, AccountIdentity | undefined>;
+
+  constructor(private readonly users: UserModel) {
+    // mongoose types every model's collection as holding ObjectId keys; these hold strings.
+    const collection = users.collection as unknown as Collection<AccountIdentity>;
+    this.identities = new DataLoader(
+      async (ids) => {
+        const found = await collection
+          .find({ _id: { $in: [...ids] } }, { projection: { name: 1, email: 1, role: 1 } })
+          .toArray();
+        const byId = new Map(found.map((account) => [account._id, account] as const));
+        return ids.map((id) => byId.get(id));
+      },
+      { cache: false, maxBatchSize: IDS_PER_QUERY, batchScheduleFn: (run) => setImmediate(run) },
+    );
+  }
 
   async create(user: NewUser): Promise<UserRecord> {
     return (await this.users.create(user)).toObject();
@@ -32,9 +59,13 @@ export class UserRepository {
     return this.users.findOne({ email }, projection).lean<UserRecord>();
   }
 
-  /** In the order of `ids`, leaving out accounts that are gone (one `_id $in` read). */
-  findByIds(ids: readonly string[], projection?: Record<string, 1>): Promise<UserRecord[]> {
-    return findByIds(this.users, ids, projection);
+  /** Name, email and role of each account, in the order of `ids`, leaving out those gone. */
+  async identitiesOf(ids: readonly string[]): Promise<AccountIdentity[]> {
+    const found = await this.identities.loadMany(ids);
+    return found.flatMap((account) => {
+      if (account instanceof Error) throw account;
+      return account ? [account] : [];
+    });
   }
 
   async exists(id: string): Promise<boolean> {

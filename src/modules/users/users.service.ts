@@ -25,7 +25,7 @@ const STALE_DELETION_MS = 60_000;
 export class UsersService {
   constructor(
     private readonly users: UserRepository,
-    private readonly verification: EmailVerificationService,
+    private readonly verification: Pick<EmailVerificationService, "issue">,
     private readonly hooks: AccountHooks,
     /** Changing the email and deleting oneself need a recent sign-in. */
     private readonly recentSignIn: Pick<SessionService, "assertRecentSignIn">,

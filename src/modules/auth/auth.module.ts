@@ -1,0 +1,87 @@
+import { createHmac } from "node:crypto";
+import type { BackgroundTasks } from "../../background-tasks";
+import type { FieldCipher } from "../../db/field-cipher";
+import type { Mailer } from "../../mail/mailer";
+import type { RateLimits } from "../../rate-limits/rate-limits";
+import type { ModuleBase, ModuleParts } from "../module";
+import type { PersonalData } from "../privacy/personal-data";
+import { MFA_SECRET_FIELD } from "../users/user.model";
+import type { UserRepository } from "../users/user.repository";
+import { AuthService } from "./auth.service";
+import { BcryptPool, defaultBcryptWorkers } from "./bcrypt-pool";
+import { CredentialsService } from "./credentials.service";
+import { EmailVerificationService } from "./email-verification.service";
+import { MfaService } from "./mfa.service";
+import { PasswordHasher } from "./password-hasher";
+import { PasswordResetService } from "./password-reset.service";
+import { createSessionModel, type SessionRecord } from "./session.model";
+import { SessionRepository } from "./session.repository";
+import { SessionService } from "./session.service";
+import { TokenService } from "./token.service";
+
+export interface AuthModuleOptions extends ModuleBase {
+  jwtSecret: string;
+  /** The accounts' collection (users module). */
+  users: UserRepository;
+  mailer: Mailer;
+  rateLimits: RateLimits;
+  background: BackgroundTasks;
+  cipher: FieldCipher;
+}
+
+/** Signing in and staying signed in: tokens, sessions, passwords, second factors. */
+export function createAuthModule(options: AuthModuleOptions) {
+  const { connection, config, log, jwtSecret, users, mailer, rateLimits, background, cipher } =
+    options;
+  const model = createSessionModel(connection);
+  const tokens = new TokenService(jwtSecret, config.accessTokenTtlSeconds);
+  const hasher = new PasswordHasher(
+    config.bcryptCost,
+    new BcryptPool(defaultBcryptWorkers(config.workers)),
+  );
+  const sessions = new SessionService(
+    new SessionRepository(model),
+    {
+      refreshTtlSeconds: config.refreshTokenTtlSeconds,
+      reuseGraceSeconds: config.refreshReuseGraceSeconds,
+      reauthMaxAgeSeconds: config.reauthMaxAgeSeconds,
+      // Its own key, derived from the signing secret (which can mint access tokens anyway).
+      successorKey: createHmac("sha256", jwtSecret).update("refresh-token-successor").digest(),
+    },
+    log,
+  );
+  const emailVerification = new EmailVerificationService(users, mailer, config.appUrl, background);
+  const mfa = new MfaService(users, hasher, rateLimits, sessions, cipher);
+  const sessionData: PersonalData<SessionRecord[]> = {
+    exportOf: (userId) => sessions.allOf(userId),
+    erase: ({ id }) => sessions.deleteAllOf(id),
+  };
+  return {
+    services: {
+      sessions,
+      emailVerification,
+      mfa,
+      auth: new AuthService(users, tokens, sessions, hasher, emailVerification, mfa, rateLimits),
+      credentials: new CredentialsService(users, sessions, hasher, mfa, rateLimits),
+      passwordReset: new PasswordResetService(
+        users,
+        sessions,
+        hasher,
+        mailer,
+        config.appUrl,
+        background,
+      ),
+    },
+    tokens,
+    sessionData,
+    models: [model],
+    migrations: [
+      {
+        name: "TOTP secrets sealed",
+        run: () => users.sealClearMfaSecrets((clear) => cipher.seal(clear, MFA_SECRET_FIELD)),
+      },
+    ],
+    /** The hashing threads. */
+    close: () => hasher.close(),
+  } satisfies ModuleParts & Record<string, unknown>;
+}

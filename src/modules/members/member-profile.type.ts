@@ -1,0 +1,15 @@
+import { DateTimeISOResolver } from "graphql-scalars";
+import { Field, ID, ObjectType } from "type-graphql";
+import { MemberStatus } from "./member.enums";
+
+/** The account's latest application, as the web client reads it to pick form or status page. */
+@ObjectType("MemberProfile", {
+  simpleResolvers: true,
+  description: "The account's latest membership application",
+})
+export class MemberProfile {
+  @Field(() => ID) id!: string;
+  @Field(() => MemberStatus) status!: MemberStatus;
+  @Field({ description: "False while the record is archived" }) isActive!: boolean;
+  @Field(() => DateTimeISOResolver) createdAt!: Date;
+}
