@@ -5,9 +5,6 @@ import type { Services } from "../services";
 import type { Caller } from "../modules/auth/caller";
 import type { ClientInfo } from "../modules/auth/session.service";
 
-/** Re-exported for the services that import it from here; it is defined in the auth module. */
-export type { Caller };
-
 /** One context for /graphql and /api/v1, so both mounts see the same caller and checks. */
 export interface RequestContext {
   /** Made by the service for this request (src/http/request-logging.ts). */

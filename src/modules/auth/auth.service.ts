@@ -6,7 +6,7 @@ import {
   InvalidCredentialsError,
   UnauthenticatedError,
 } from "../../errors/app-errors";
-import type { Caller } from "../../graphql/context";
+import type { Caller } from "./caller";
 import type { RateLimits } from "../../rate-limits/rate-limits";
 import { normaliseEmail } from "../users/email";
 import { Role } from "../users/role";

@@ -1,5 +1,5 @@
 import { ConflictError, InvalidCredentialsError, ValidationError } from "../../errors/app-errors";
-import type { Caller } from "../../graphql/context";
+import type { Caller } from "./caller";
 import type { RateLimits } from "../../rate-limits/rate-limits";
 import type { UserRepository } from "../users/user.repository";
 import type { MfaService } from "./mfa.service";

@@ -2,7 +2,7 @@ import { generateSecret, generateURI, verify } from "otplib";
 import type { FieldCipher } from "../../db/field-cipher";
 import { ConflictError, BadRequestError, InvalidTokenError } from "../../errors/app-errors";
 import { ValidationError } from "../../errors/app-errors";
-import type { Caller } from "../../graphql/context";
+import type { Caller } from "./caller";
 import type { RateLimits } from "../../rate-limits/rate-limits";
 import { MFA_SECRET_FIELD, type UserRecord } from "../users/user.model";
 import type { UserRepository } from "../users/user.repository";

@@ -2,7 +2,7 @@ import { isDuplicateKeyError } from "../../db/errors";
 import type { FieldCipher } from "../../db/field-cipher";
 import { uuidv7 } from "../../db/uuid";
 import { ConflictError, EmailNotVerifiedError, ValidationError } from "../../errors/app-errors";
-import type { Caller } from "../../graphql/context";
+import type { Caller } from "../auth/caller";
 import { applicationFields } from "./member-application";
 import { duplicateKeysOf } from "./member-duplicates";
 import { MemberStatus } from "./member.enums";

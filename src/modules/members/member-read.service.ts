@@ -1,7 +1,7 @@
 import DataLoader from "dataloader";
 import type { FieldCipher } from "../../db/field-cipher";
 import { NotFoundError } from "../../errors/app-errors";
-import type { Caller } from "../../graphql/context";
+import type { Caller } from "../auth/caller";
 import { Pagination, type Page } from "../../graphql/envelopes";
 import type { PageArgs } from "../../graphql/paging";
 import type { OfficeLevel } from "../offices/office-level";

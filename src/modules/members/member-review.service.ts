@@ -1,6 +1,6 @@
 import { isDuplicateKeyError } from "../../db/errors";
 import { ConflictError, NotFoundError } from "../../errors/app-errors";
-import type { Caller } from "../../graphql/context";
+import type { Caller } from "../auth/caller";
 import type { Logger } from "../../logger";
 import type { Mailer } from "../../mail/mailer";
 import { applicationDecisionMail } from "../../mail/templates";

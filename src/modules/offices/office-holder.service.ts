@@ -1,7 +1,7 @@
 import { isDuplicateKeyError } from "../../db/errors";
 import { uuidv7 } from "../../db/uuid";
 import { ConflictError, NotFoundError, ValidationError } from "../../errors/app-errors";
-import type { Caller } from "../../graphql/context";
+import type { Caller } from "../auth/caller";
 import { Pagination, type Page } from "../../graphql/envelopes";
 import { isActive, runningKey, type OfficeHolderRecord } from "./office-holder.model";
 import type {
