@@ -2,7 +2,7 @@
  * Fills the configured database (the embedded engine under DATA_DIR by default) with demo
  * data: `npm run seed:demo -- [members=1000] [--seed=N] [--fresh]`.
  */
-import { loadConfig } from "../src/config";
+import { isProductionEnvironment, loadConfig } from "../src/config";
 import { resolveFieldCipher } from "../src/db/field-cipher";
 import { runWhenMain, withDatabase } from "./script-runner";
 import { DEMO_PASSWORD, seedDemo } from "./demo/demo-data";
@@ -30,10 +30,10 @@ function wholeNumber(text: string, name: string): number {
 
 async function main(): Promise<void> {
   const options = parseSeedArguments(process.argv.slice(2));
-  const config = loadConfig();
-  if (config.nodeEnv === "production") {
+  if (isProductionEnvironment()) {
     throw new Error("Refusing to put demo data into a production database (NODE_ENV=production)");
   }
+  const config = loadConfig();
   await withDatabase(config, async (connection) => {
     if (options.fresh) await connection.dropDatabase();
     const started = Date.now();
