@@ -24,8 +24,8 @@ const BY_NAME: Record<string, unknown> = {
   ...SAMPLE_APPLICATION,
   middleName: "Reyes",
   noticeVersion: "2026-01",
-  startDate: "2026-01-15T00:00:00.000Z",
-  endDate: "2027-01-15T00:00:00.000Z",
+  startDate: "2026-01-15",
+  endDate: "2027-01-14",
   maxSlots: 1,
   content: "Sunday service at the camp chapel",
 };

@@ -1,4 +1,4 @@
-import { DateTimeISOResolver } from "graphql-scalars";
+import { DateTimeScalar } from "../../graphql/date-time";
 import { Ctx, Field, FieldResolver, ID, ObjectType, Resolver, Root } from "type-graphql";
 import type { RequestContext } from "../../graphql/context";
 import { User } from "../users/user.type";
@@ -13,7 +13,7 @@ export class MemberProfile {
   @Field(() => ID) id!: string;
   @Field(() => MemberStatus) status!: MemberStatus;
   @Field({ description: "False while the record is archived" }) isActive!: boolean;
-  @Field(() => DateTimeISOResolver) createdAt!: Date;
+  @Field(() => DateTimeScalar) createdAt!: Date;
 }
 
 /**
