@@ -29,9 +29,9 @@ import {
   POSITIONS,
   SCHOOLS,
   SKILLS,
-} from "./people";
+} from "../../src/mock/people";
 import { seedDemoOffices, type DemoAppointee } from "./demo-offices";
-import { BARANGAYS, REGIONS, STREETS } from "./places";
+import { BARANGAYS, REGIONS, STREETS } from "../../src/mock/places";
 
 /** Every demo account signs in with this password (the data is fiction, the hash real). */
 export const DEMO_PASSWORD = "Demo#Member1";

@@ -6,7 +6,7 @@ import { execFile } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
 import { DEMO_EMAIL_DOMAIN, DEMO_PASSWORD } from "../../scripts/demo/demo-data";
-import { REGIONS } from "../../scripts/demo/places";
+import { REGIONS } from "../../src/mock/places";
 import { bearer, buildAdmin, login, type TestUser } from "../support/factories";
 import { startTestApp, type TestApp } from "../support/test-app";
 

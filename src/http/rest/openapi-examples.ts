@@ -8,10 +8,12 @@ type Json = Record<string, unknown>;
  */
 const BY_NAME: Record<string, unknown> = {
   name: "Maria Santos",
-  email: "maria.santos@example.org",
-  password: "Chaplain#2026",
-  confirmPassword: "Chaplain#2026",
-  currentPassword: "Chaplain#2026",
+  // The bootstrap administrator the README starts `npm start` with: "Try it out" on login
+  // signs in as written.
+  email: "admin@example.org",
+  password: "Admin#Chaplain1",
+  confirmPassword: "Admin#Chaplain1",
+  currentPassword: "Admin#Chaplain1",
   newPassword: "Chaplain#2027",
   userAgent: "Swagger UI",
   code: "123456",
@@ -24,8 +26,8 @@ const BY_NAME: Record<string, unknown> = {
   ...SAMPLE_APPLICATION,
   middleName: "Reyes",
   noticeVersion: "2026-01",
-  startDate: "2026-01-15",
-  endDate: "2027-01-14",
+  startDate: "2026-01-15T00:00:00.000Z",
+  endDate: "2027-01-15T00:00:00.000Z",
   maxSlots: 1,
   content: "Sunday service at the camp chapel",
 };

@@ -40,8 +40,9 @@ export function completeOpenApi(generated: Json, schema: GraphQLSchema): Json {
   doc.servers = [{ url: API_BASE }];
   const components = (doc.components ??= {}) as Json & { schemas?: Json };
   components.securitySchemes = {
+    // The refresh cookie is no scheme: it is HttpOnly, so a browser sends it by itself and no
+    // page (Swagger UI's Authorize dialog included) can set it.
     bearerAuth: { type: "http", scheme: "bearer", bearerFormat: "JWT" },
-    refreshCookie: { type: "apiKey", in: "cookie", name: "refreshToken" },
   };
   doc.tags = orderedTags();
   // The root types are what Sofa derives the paths from, never a body or an answer.
@@ -86,7 +87,7 @@ function describeOperation(operation: Json, route: RestRoute, schema: GraphQLSch
     // An optional bearer (`{}` or the token): a token changes what the call may do.
     operation.security = route.optionalBearer ? [{}, { bearerAuth: [] }] : [];
   }
-  if (route.refreshCookie === "rotates") operation.security = [{ refreshCookie: [] }];
+  if (route.refreshCookie === "rotates") operation.security = [];
   if (route.refreshCookie) describeCookie(responses[String(route.status)], route.refreshCookie);
   if (route.path.includes(":")) errors.add(404);
   if (["POST", "PUT", "PATCH"].includes(route.method)) {
