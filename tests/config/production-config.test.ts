@@ -1,7 +1,6 @@
-import { spawn } from "node:child_process";
-import path from "node:path";
 import { ConfigError, loadConfig } from "../../src/config";
 import { isCommonPassword } from "../../src/modules/auth/common-passwords";
+import { runServiceToExit } from "../support/run-to-exit";
 
 /** Everything production needs, so each test takes one thing away. */
 const COMPLETE = {
@@ -100,29 +99,15 @@ describe("the list of common passwords", () => {
 
 describe("the service started half-configured", () => {
   it("exits 1 before doing anything, with one line per problem and no stack trace", async () => {
-    const root = path.join(__dirname, "..", "..");
-    const child = spawn(
-      process.execPath,
-      ["-r", "ts-node/register/transpile-only", "src/main.ts"],
-      {
-        cwd: root,
-        env: {
-          PATH: process.env.PATH,
-          NODE_ENV: "production",
-          JWT_SECRET: COMPLETE.JWT_SECRET,
-          DATA_KEY: COMPLETE.DATA_KEY,
-          MONGODB_URI: "mongodb://127.0.0.1:9/",
-          PUBLIC_URL: "http://members.example.org",
-          ADMIN_EMAIL: "admin@example.org",
-          ADMIN_PASSWORD: "admin",
-        },
-        stdio: ["ignore", "pipe", "pipe"],
-      },
-    );
-    let output = "";
-    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+    const { code, output } = await runServiceToExit({
+      NODE_ENV: "production",
+      JWT_SECRET: COMPLETE.JWT_SECRET,
+      DATA_KEY: COMPLETE.DATA_KEY,
+      MONGODB_URI: "mongodb://127.0.0.1:9/",
+      PUBLIC_URL: "http://members.example.org",
+      ADMIN_EMAIL: "admin@example.org",
+      ADMIN_PASSWORD: "admin",
+    });
     expect(code).toBe(1);
     const lines = output.split("\n").filter((line) => line.startsWith("  - "));
     expect(lines.map((line) => line.slice(4).split(" ")[0])).toEqual([

@@ -1,7 +1,6 @@
-import { spawn } from "node:child_process";
 import net from "node:net";
-import path from "node:path";
 import { startupProblem } from "../../src/startup-errors";
+import { runServiceToExit } from "../support/run-to-exit";
 import { TEST_JWT_SECRET } from "../support/test-app";
 
 const STACK_LINE = /^\s+at /m;
@@ -47,29 +46,16 @@ describe("the service started on a taken port", () => {
     await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
     const { port } = blocker.address() as net.AddressInfo;
     try {
-      const child = spawn(
-        process.execPath,
-        ["-r", "ts-node/register/transpile-only", "src/main.ts"],
-        {
-          cwd: path.join(__dirname, "..", ".."),
-          env: {
-            ...process.env,
-            NODE_ENV: "development",
-            HOST: "127.0.0.1",
-            PORT: String(port),
-            MONGODB_URI: process.env.TEST_MONGODB_URI,
-            DB_NAME: "t_startup_errors",
-            JWT_SECRET: TEST_JWT_SECRET,
-            DATA_DIR: process.env.TEST_DATA_DIR ?? "data",
-            LOG_LEVEL: "warn",
-          },
-          stdio: ["ignore", "pipe", "pipe"],
-        },
-      );
-      let output = "";
-      child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-      child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-      const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+      const { code, output } = await runServiceToExit({
+        NODE_ENV: "development",
+        HOST: "127.0.0.1",
+        PORT: String(port),
+        MONGODB_URI: process.env.TEST_MONGODB_URI,
+        DB_NAME: "t_startup_errors",
+        JWT_SECRET: TEST_JWT_SECRET,
+        DATA_DIR: process.env.TEST_DATA_DIR ?? "data",
+        LOG_LEVEL: "warn",
+      });
       expect(code).toBe(1);
       expect(output).toContain(`Cannot start: port ${port} is already in use`);
       expect(output).not.toMatch(STACK_LINE);
