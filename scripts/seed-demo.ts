@@ -49,9 +49,14 @@ async function main(): Promise<void> {
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     console.log(
       `seeded ${result.members} members and accounts, ${result.branches} branches of service, ` +
-        `${result.offices} office titles with ${result.holders} holders ` +
+        `${result.offices} new office titles with ${result.holders} holders ` +
         `into "${config.dbName}" in ${seconds} s; demo accounts sign in with ${DEMO_PASSWORD}`,
     );
+    if (result.skipped > 0)
+      console.log(
+        `${result.skipped} of the ${options.members} demo people of seed ${options.seed} were ` +
+          "there already from an earlier run: nothing was added for them (--seed=N for others)",
+      );
   });
 }
 
