@@ -2,7 +2,7 @@
  * Fills the configured database (the embedded engine under DATA_DIR by default) with demo
  * data: `npm run seed:demo -- [members=1000] [--seed=N] [--fresh]`.
  */
-import { loadConfig } from "../src/config";
+import { isProductionEnvironment, loadConfig } from "../src/config";
 import { resolveFieldCipher } from "../src/db/field-cipher";
 import { runWhenMain, withDatabase } from "./script-runner";
 import { DEMO_PASSWORD, seedDemo } from "./demo/demo-data";
@@ -30,10 +30,10 @@ function wholeNumber(text: string, name: string): number {
 
 async function main(): Promise<void> {
   const options = parseSeedArguments(process.argv.slice(2));
-  const config = loadConfig();
-  if (config.nodeEnv === "production") {
+  if (isProductionEnvironment()) {
     throw new Error("Refusing to put demo data into a production database (NODE_ENV=production)");
   }
+  const config = loadConfig();
   await withDatabase(config, async (connection) => {
     if (options.fresh) await connection.dropDatabase();
     const started = Date.now();
@@ -49,9 +49,14 @@ async function main(): Promise<void> {
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     console.log(
       `seeded ${result.members} members and accounts, ${result.branches} branches of service, ` +
-        `${result.offices} office titles with ${result.holders} holders ` +
+        `${result.offices} new office titles with ${result.holders} holders ` +
         `into "${config.dbName}" in ${seconds} s; demo accounts sign in with ${DEMO_PASSWORD}`,
     );
+    if (result.skipped > 0)
+      console.log(
+        `${result.skipped} of the ${options.members} demo people of seed ${options.seed} were ` +
+          "there already from an earlier run: nothing was added for them (--seed=N for others)",
+      );
   });
 }
 

@@ -2,6 +2,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { parseEnv } from "node:util";
 import { parseDataKey } from "./db/field-cipher";
+import { isCommonPassword } from "./modules/auth/common-passwords";
+import { passwordProblem } from "./modules/auth/password-policy";
 
 export type NodeEnv = "development" | "production" | "test";
 export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
@@ -93,6 +95,11 @@ export function environment(env: Env = process.env, envFile = path.resolve(".env
     throw error;
   }
   return { ...parseEnv(content), ...env };
+}
+
+/** NODE_ENV alone: a tool that refuses production says so before any other check. */
+export function isProductionEnvironment(env: Env = environment()): boolean {
+  return env.NODE_ENV?.trim() === "production";
 }
 
 /**
@@ -204,8 +211,49 @@ export function loadConfig(env: Env = environment()): Config {
     dataKeysPrevious,
     workers: int("WORKERS", 1, 1, 16),
   };
+  if (nodeEnv === "production") {
+    // A variable already named as malformed is not named a second time as missing.
+    const named = new Set(problems.map((problem) => problem.split(" ")[0]));
+    problems.push(
+      ...productionProblems(config, bool("ALLOW_INSECURE_HTTP", false)).filter(
+        (problem) => !named.has(problem.split(" ")[0]),
+      ),
+    );
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+/**
+ * What a production deployment must not lack, one message each: each of these runs quietly
+ * without it (mail into a folder nobody reads, a guessable administrator, a refresh cookie
+ * that never comes back over plain http). A variable that is set but malformed was already
+ * named above, so only its absence is reported here.
+ */
+function productionProblems(config: Config, allowInsecureHttp: boolean): string[] {
+  const problems: string[] = [];
+  if (config.smtpUrl === undefined)
+    problems.push(
+      "SMTP_URL is required when NODE_ENV=production (smtp://user:pass@host:587): without it " +
+        "mail goes to DATA_DIR/outbox and nobody can verify an account or reset a password",
+    );
+  const adminPassword = config.admin?.password;
+  if (adminPassword !== undefined) {
+    const weak = passwordProblem(adminPassword);
+    if (weak) problems.push(`ADMIN_PASSWORD is refused in production: ${weak}`);
+    else if (isCommonPassword(adminPassword))
+      problems.push(
+        "ADMIN_PASSWORD is refused in production: it is one of the most common passwords " +
+          "(or one dressed up with case, digits or symbols); choose one nobody would guess",
+      );
+  }
+  if (!config.servedOverTls && !allowInsecureHttp)
+    problems.push(
+      "PUBLIC_URL must be the https:// address clients use when NODE_ENV=production (the " +
+        "refresh cookie is Secure and never comes back over plain http); for a lab without " +
+        "TLS set ALLOW_INSECURE_HTTP=true",
+    );
+  return problems;
 }
 
 function dataKeyOf(raw: string | undefined, name: string, problems: string[]): Buffer | undefined {

@@ -4,6 +4,7 @@ import { ConfigError, loadConfig, type Config } from "./config";
 import { engineLogTo, startEngine } from "./db/engine";
 import { createLogger, type Logger } from "./logger";
 import { openDatabase, startServer } from "./server";
+import { startupProblem } from "./startup-errors";
 
 const SHUTDOWN_GRACE_MS = 10_000;
 /** Workers give up on their own after SHUTDOWN_GRACE_MS; this only catches one that hangs. */
@@ -148,6 +149,6 @@ function stopWorker(worker: Worker): Promise<boolean> {
 }
 
 main().catch((error: unknown) => {
-  console.error("failed to start:", error);
+  console.error(startupProblem(error));
   process.exit(1);
 });

@@ -61,7 +61,14 @@ export async function startServer(
   // Keep-alive sockets must not outlive a shutdown; requests get a bounded time.
   server.requestTimeout = 30_000;
   server.headersTimeout = 10_000;
-  await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
+  // A taken port rejects here (main.ts says what to do) rather than crashing the process.
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(config.port, config.host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
   return {

@@ -1,6 +1,7 @@
 import bcrypt from "bcryptjs";
 import type { Connection } from "mongoose";
 import type { FieldCipher } from "../../src/db/field-cipher";
+import { oneOf } from "../../src/db/operators";
 import { searchableText } from "../../src/db/search-text";
 import { uuidv7 } from "../../src/db/uuid";
 import { createBranchServiceModel } from "../../src/modules/branch-services/branch-service.model";
@@ -29,9 +30,9 @@ import {
   POSITIONS,
   SCHOOLS,
   SKILLS,
-} from "./people";
+} from "../../src/mock/people";
 import { seedDemoOffices, type DemoAppointee } from "./demo-offices";
-import { BARANGAYS, REGIONS, STREETS } from "./places";
+import { BARANGAYS, REGIONS, STREETS } from "../../src/mock/places";
 
 /** Every demo account signs in with this password (the data is fiction, the hash real). */
 export const DEMO_PASSWORD = "Demo#Member1";
@@ -54,6 +55,8 @@ export interface DemoSeedResult {
   branches: number;
   users: number;
   members: number;
+  /** Demo people of this seed an earlier run had put there already: not added again. */
+  skipped: number;
   offices: number;
   holders: number;
 }
@@ -97,8 +100,8 @@ export async function seedDemo(
   const random = randomSource(options.seed);
   const passwordHash = await bcrypt.hash(DEMO_PASSWORD, options.bcryptCost);
   const reviewerId = await ensureReviewer(users, passwordHash);
-  const offset = await users.estimatedDocumentCount();
   const appointees: DemoAppointee[] = [];
+  let added = 0;
   const batchSize = options.batchSize ?? 1000;
   const spanMs = (options.spanDays ?? 3 * 365) * 86_400_000;
   const start = Date.now() - spanMs;
@@ -109,20 +112,32 @@ export async function seedDemo(
       const position = first + index;
       // Spread evenly over the span, oldest first, so ids (UUID v7) follow createdAt.
       const at = new Date(start + Math.floor((position / options.members) * spanMs));
-      return demoPerson(random, offset + position, at, passwordHash, branchIds, reviewerId);
+      return demoPerson(random, position, at, passwordHash, branchIds, reviewerId);
     });
+    // A person's email follows from the seed and their place in it: one that exists already
+    // came from an earlier run with this seed, so running again adds nobody twice.
+    const existing = await users
+      .find({ email: oneOf(people.map((person) => person.user.email)) }, { email: 1 })
+      .lean();
+    const there = new Set(existing.map((user) => user.email));
+    const fresh = people.filter((person) => !there.has(person.user.email));
+    added += fresh.length;
+    if (fresh.length === 0) {
+      options.progress?.(first + count, options.members);
+      continue;
+    }
     await users.insertMany(
-      people.map((person) => person.user),
+      fresh.map((person) => person.user),
       { lean: true },
     );
     await members.insertMany(
-      people.map((person) => ({
+      fresh.map((person) => ({
         ...sealed(person.member, options.cipher),
         ...duplicateKeysOf(person.member, options.cipher),
       })),
       { lean: true },
     );
-    for (const { member } of people) {
+    for (const { member } of fresh) {
       if (
         appointees.length < MAX_APPOINTEES &&
         member.status === MemberStatus.APPROVED &&
@@ -140,8 +155,9 @@ export async function seedDemo(
   const staffed = await seedDemoOffices(connection, appointees, reviewerId);
   return {
     branches: branchIds.length,
-    users: options.members,
-    members: options.members,
+    users: added,
+    members: added,
+    skipped: options.members - added,
     offices: staffed.offices,
     holders: staffed.holders,
   };

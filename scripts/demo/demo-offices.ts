@@ -7,7 +7,7 @@ import { createMemberModel } from "../../src/modules/members/member.model";
 import { createOfficeHolderModel, runningKey } from "../../src/modules/offices/office-holder.model";
 import { createOfficeModel, type OfficeRecord } from "../../src/modules/offices/office.model";
 import type { SectionType } from "../../src/modules/sections/section.type";
-import { REGIONS } from "./places";
+import { REGIONS } from "../../src/mock/places";
 
 /** An APPROVED, not archived demo member who may be appointed. */
 export interface DemoAppointee {

@@ -5,7 +5,7 @@ import qs from "qs";
 import { assertAccess } from "../graphql/access";
 import type { RequestContext } from "../graphql/context";
 import { entryFor } from "../modules/audit/audit-log.service";
-import { CSV_HEADER, csvRow } from "../modules/members/member-csv";
+import { CSV_BOM, CSV_HEADER, csvRow } from "../modules/members/member-csv";
 import { Role } from "../modules/users/role";
 import { errorResponses, type Json } from "./rest/openapi-parts";
 import { SHARED_ERRORS } from "./rest/openapi";
@@ -45,7 +45,7 @@ export function memberExportRoute(
     res.setHeader("content-disposition", 'attachment; filename="members.csv"');
     res.setHeader("cache-control", "no-store");
     try {
-      await write(res, CSV_HEADER);
+      await write(res, CSV_BOM + CSV_HEADER);
       for await (const record of context.services.members.exportRecords(query)) {
         if (res.destroyed) return;
         await write(res, csvRow(record));

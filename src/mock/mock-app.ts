@@ -10,7 +10,7 @@ import { NotFoundError } from "../errors/app-errors";
 import { assertAccess } from "../graphql/access";
 import { createGraphqlServer } from "../graphql/graphql-server";
 import { errorResponder } from "../http/app";
-import { graphiqlAssets, graphiqlPage, swaggerUi } from "../http/explorers";
+import { graphiqlAssets, graphiqlPageOf, swaggerUi } from "../http/explorers";
 import { serviceRoot } from "../http/operations";
 import {
   describeMemberExport,
@@ -19,8 +19,8 @@ import {
 } from "../http/member-export";
 import { jsonBody } from "../http/json-body";
 import { API_BASE, createRestApi } from "../http/rest/rest-api";
-import { CSV_HEADER } from "../modules/members/member-csv";
 import { mockContextBuilder } from "./mock-context";
+import { MOCK_BANNER, mockMemberCsv, markAsMock } from "./mock-marks";
 import { mockSchema } from "./mock-schema";
 
 const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -47,6 +47,7 @@ export async function createMockApp(
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
+  app.use(markAsMock);
   app.use(
     pinoHttp({
       logger: log,
@@ -91,10 +92,13 @@ export async function createMockApp(
       mock: true,
     });
   });
-  api.use("/docs", swaggerUi(`${API_BASE}/openapi.json`));
+  api.use("/docs", swaggerUi(`${API_BASE}/openapi.json`, { banner: MOCK_BANNER }));
   api.get(MEMBER_EXPORT_PATH, async (req: Request, res) => {
     assertAccess(await buildContext(req, res), MEMBER_EXPORT_ROLES);
-    res.type("text/csv").attachment("members.csv").send(CSV_HEADER);
+    res
+      .type("text/csv")
+      .attachment("members.csv")
+      .send(mockMemberCsv(mocked, req.query, seed));
   });
   api.use(rest.router);
   app.use(API_BASE, api);
@@ -109,7 +113,7 @@ export async function createMockApp(
   app.use("/graphql/assets", graphiqlAssets());
   app.use(
     "/graphql",
-    graphiqlPage,
+    graphiqlPageOf({ banner: MOCK_BANNER }),
     ...jsonBody(BODY_LIMIT_BYTES, false),
     expressMiddleware(graphql, { context: ({ req, res }) => buildContext(req, res) }),
   );

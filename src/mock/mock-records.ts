@@ -13,6 +13,13 @@ import { personaOf, type Persona } from "./persona";
 import { scalarValue } from "./mock-values";
 import { seeded, type Random } from "./random";
 
+/** The seed of `npm run mock`: the same made-up world on every start. */
+export const MOCK_SEED = "chaplaincy";
+/** How many records every mocked list holds, so paging has pages to turn. */
+export const MOCK_TOTAL = 23;
+/** Where the mocked public member page lives: the web client's default address (contract §4). */
+const MOCK_APP_URL = "http://localhost:3000";
+
 /** Items in a nested list (sections, references, history): a short realistic list. */
 const NESTED_LIST_LENGTH = 2;
 /** Past this depth a nullable object is null and a list empty: the schema has no cycles deeper. */
@@ -29,6 +36,14 @@ export interface RecordOptions {
 }
 
 /**
+ * The index-th person of the mocked world: the member, the user and the office holder of the
+ * same number are one person, so a name met in one answer is the same person in every other.
+ */
+export function personaAt(seed: string, index: number): Persona {
+  return personaOf(seeded(seed, "person", index));
+}
+
+/**
  * Every field of an object type, made up from a generator seeded by the record's type and key:
  * the same record (same type, same key) comes out the same whatever asked for it first.
  */
@@ -38,7 +53,7 @@ export function recordOf(
   depth = 0,
 ): Record<string, unknown> {
   const random = seeded(options.seed, type.name, options.key);
-  const persona = options.persona ?? personaOf(random);
+  const persona = options.persona ?? personaAt(options.seed, options.index);
   const record: Record<string, unknown> = {};
   for (const field of Object.values(type.getFields())) {
     record[field.name] = fieldValue(type, field, { ...options, persona }, random, depth);
@@ -46,6 +61,8 @@ export function recordOf(
   // Made independently, the two dates could come out in the wrong order.
   if (typeof record.createdAt === "string" && typeof record.updatedAt === "string")
     if (record.updatedAt < record.createdAt) record.updatedAt = record.createdAt;
+  if (typeof record.publicUrl === "string" && typeof record.id === "string")
+    record.publicUrl = `${MOCK_APP_URL}/members/public/${record.id}`;
   return record;
 }
 
@@ -74,6 +91,7 @@ function fieldValue(
   }
   if (isEnumType(named)) return enumValue(named, field.name, options);
   const value = scalarValue(named.name, {
+    seed: options.seed,
     typeName: parent.name,
     fieldName: field.name,
     persona: options.persona,
@@ -82,6 +100,7 @@ function fieldValue(
   });
   return value === null && isNonNullType(field.type)
     ? scalarValue(named.name, {
+        seed: options.seed,
         typeName: "",
         fieldName: "",
         persona: options.persona,

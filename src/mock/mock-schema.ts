@@ -2,7 +2,6 @@ import { addMocksToSchema } from "@graphql-tools/mock";
 import {
   getNamedType,
   getNullableType,
-  isEnumType,
   isLeafType,
   type GraphQLField,
   type GraphQLObjectType,
@@ -11,25 +10,28 @@ import {
 import { assertFieldAccess } from "../graphql/access";
 import type { RequestContext } from "../graphql/context";
 import { NotFoundError } from "../errors/app-errors";
-import { recordOf } from "./mock-records";
+import { listRecords, rosterIndexOf, rosterRecord } from "./mock-lists";
+import { MOCK_SEED, MOCK_TOTAL, recordOf } from "./mock-records";
 import { argumentValidator } from "./mock-validation";
 import { scalarValue } from "./mock-values";
 import { personaOf } from "./persona";
 import { seeded } from "./random";
 
-/** How many records every mocked list holds, so paging has pages to turn. */
-export const MOCK_TOTAL = 23;
+export { MOCK_TOTAL };
 /** A well-formed id the mock answers 404 for, so a client can try its not-found path. */
 export const MOCK_MISSING_ID = "00000000-0000-0000-0000-000000000000";
 
 type Args = Record<string, unknown>;
+
+/** Whoever signs in to the mock is an administrator, as any bearer token is (README). */
+const SIGN_IN_FIELDS = new Set(["login", "verifyMfa", "currentUser", "updateCurrentUser"]);
 
 /**
  * The application's schema with every root field answered from made-up records: the types,
  * arguments, descriptions and role marks stay the application's own (Sofa's route table and
  * the explorers read them), only what the fields return is mocked.
  */
-export function mockSchema(schema: GraphQLSchema, seed = "chaplaincy"): GraphQLSchema {
+export function mockSchema(schema: GraphQLSchema, seed = MOCK_SEED): GraphQLSchema {
   const resolvers: Record<string, Record<string, unknown>> = {};
   for (const root of [schema.getQueryType(), schema.getMutationType()]) {
     if (!root) continue;
@@ -67,9 +69,15 @@ function rootResolver(field: GraphQLField<unknown, unknown>, seed: string) {
     else if (fields.offset && fields.users) offsetPageOf(answer, fields.users, args, seed);
     for (const name of ["data", "user"]) {
       const record = answer[name];
-      if (record && typeof record === "object" && !Array.isArray(record) && fields[name])
-        echoArguments(record as Args, getNamedType(fields[name].type) as GraphQLObjectType, args);
+      if (!record || typeof record !== "object" || Array.isArray(record) || !fields[name]) continue;
+      const recordType = getNamedType(fields[name].type) as GraphQLObjectType;
+      // The record an id names is the one its list shows, whichever answer names it.
+      const index = typeof named === "string" ? rosterIndexOf(recordType, named, seed) : undefined;
+      answer[name] = index === undefined ? record : rosterRecord(recordType, index, seed);
+      echoArguments(answer[name] as Args, recordType, args);
     }
+    if (SIGN_IN_FIELDS.has(field.name) && answer.user && typeof answer.user === "object")
+      (answer.user as Args).role = "ADMIN";
     return answer;
   };
 }
@@ -83,12 +91,13 @@ function pageOf(
 ): void {
   const page = Number(args.page ?? 1);
   const limit = Number(args.limit ?? 10);
-  answer.data = slice(dataField, (page - 1) * limit, limit, args, seed);
-  const totalPages = Math.ceil(MOCK_TOTAL / limit);
+  const all = listRecords(getNamedType(dataField.type) as GraphQLObjectType, args, seed);
+  answer.data = all.slice((page - 1) * limit, page * limit);
+  const totalPages = Math.ceil(all.length / limit);
   answer.pagination = {
     currentPage: page,
     totalPages,
-    totalCount: MOCK_TOTAL,
+    totalCount: all.length,
     limit,
     hasNextPage: page < totalPages,
     hasPreviousPage: page > 1,
@@ -104,35 +113,15 @@ function offsetPageOf(
 ): void {
   const limit = Number(args.limit ?? 10);
   const offset = Number(args.offset ?? 0);
-  answer.users = slice(listField, offset, limit, args, seed);
+  const all = listRecords(getNamedType(listField.type) as GraphQLObjectType, args, seed);
+  answer.users = all.slice(offset, offset + limit);
   Object.assign(answer, {
-    total: MOCK_TOTAL,
+    total: all.length,
     limit,
     offset,
-    totalPages: Math.ceil(MOCK_TOTAL / limit),
+    totalPages: Math.ceil(all.length / limit),
     currentPage: Math.floor(offset / limit) + 1,
-    hasMore: offset + limit < MOCK_TOTAL,
-  });
-}
-
-function slice(
-  listField: GraphQLField<unknown, unknown>,
-  from: number,
-  limit: number,
-  args: Args,
-  seed: string,
-) {
-  const type = getNamedType(listField.type) as GraphQLObjectType;
-  const count = Math.max(0, Math.min(limit, MOCK_TOTAL - from));
-  return Array.from({ length: count }, (_, i) => {
-    const record = recordOf(type, { seed, index: from + i, key: String(from + i) });
-    // A filter on an enum field (status: APPROVED) is honoured, so a filtered list looks filtered.
-    for (const [name, value] of Object.entries(args)) {
-      const field = type.getFields()[name];
-      if (field && isEnumType(getNamedType(field.type)) && typeof value === "string")
-        record[name] = value;
-    }
-    return record;
+    hasMore: offset + limit < all.length,
   });
 }
 
@@ -157,7 +146,7 @@ function fallbackMocks(seed: string) {
   const random = seeded(seed, "fallback");
   const persona = personaOf(random);
   const value = (scalar: string) => () =>
-    scalarValue(scalar, { typeName: "", fieldName: "", persona, random, index: 0 });
+    scalarValue(scalar, { seed, typeName: "", fieldName: "", persona, random, index: 0 });
   return {
     String: value("String"),
     Int: value("Int"),

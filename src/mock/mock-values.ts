@@ -1,12 +1,14 @@
-import { BRANCHES, MINISTRIES, SCHOOLS, SKILLS } from "../../scripts/demo/people";
+import { BRANCHES, MINISTRIES, SCHOOLS, SKILLS } from "./people";
 import { emailOf, fullName, type Persona } from "./persona";
-import type { Random } from "./random";
+import { seeded, type Random } from "./random";
 
 /** What the mock's sign-in answers; any bearer token is accepted by the mock (src/mock). */
 export const MOCK_ACCESS_TOKEN =
   "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJtb2NrIiwicm9sZSI6IkFETUlOIn0.mock-signature";
 
 export interface ValueContext {
+  /** The run's seed: ids are made from it, the entity and the record's number. */
+  seed: string;
   typeName: string;
   fieldName: string;
   persona: Persona;
@@ -23,6 +25,49 @@ const phone = (random: Random) => `09${String(100_000_000 + random.int(900_000_0
 const recent = (random: Random) =>
   new Date(Date.UTC(2026, 0, 1) - random.int(365 * 24 * 3600) * 1000).toISOString();
 
+/**
+ * The id of the index-th record of an entity: every answer that names that record (its list
+ * row, its detail, a reference to it from another record) names it by the same id.
+ */
+export function mockId(seed: string, entity: Entity, index: number): string {
+  return seeded(seed, "id", entity, index).uuid();
+}
+
+export type Entity = "Member" | "User" | "Office" | "Branch" | "Holder" | "Session";
+
+/** Which entity a type's `id` is the id of: a reference type names the record it points to. */
+export const ENTITY_OF_TYPE: Record<string, Entity> = {
+  Member: "Member",
+  PublicMember: "Member",
+  OfficeHolderMember: "Member",
+  PossibleDuplicate: "Member",
+  MemberProfile: "Member",
+  User: "User",
+  OfficeTitle: "Office",
+  OfficeHolderOffice: "Office",
+  BranchService: "Branch",
+  BranchReference: "Branch",
+  OfficeHolder: "Holder",
+  SessionInfo: "Session",
+  SessionExport: "Session",
+};
+
+/** Fields that hold another record's id, as text. */
+const ID_FIELDS: Record<string, Entity> = {
+  userId: "User",
+  memberId: "Member",
+  actorId: "User",
+  "StatusChange.by": "User",
+  targetId: "Member",
+};
+
+/**
+ * Newest first is the order of every list without one: a record's creation time falls with its
+ * number, so the roster's order is already that order.
+ */
+const newestFirst = (c: ValueContext) =>
+  new Date(Date.UTC(2026, 0, 1) - (c.index * 36 + c.random.int(36)) * 3600_000).toISOString();
+
 /** Dates that are null for a record in its usual state (not archived, not ended, not revoked). */
 const UNSET_DATES = new Set(["archivedAt", "endedAt", "endDate", "revokedAt"]);
 
@@ -38,6 +83,12 @@ const STRINGS: Record<string, (c: ValueContext) => string | null> = {
   "Section.title": (c) => c.random.pick(["Duties", "Requirements", "Schedule"]),
   "SectionItem.content": (c) => c.random.pick(MINISTRIES),
   "CharacterReference.name": (c) => fullName(c.persona),
+  "PublicMember.fullName": (c) => fullName(c.persona),
+  "PublicOffice.title": (c) => officeName(c),
+  middleInitial: (c) => c.persona.middleName.charAt(0),
+  extensionName: (c) => (c.index % 7 === 3 ? "Jr." : null),
+  actorRole: () => "ADMIN",
+  clientRequestId: () => null,
   name: (c) => fullName(c.persona),
   email: (c) => emailOf(c.persona),
   firstName: (c) => c.persona.firstName,
@@ -112,10 +163,14 @@ const BOOLEANS: Record<string, boolean> = {
 export function scalarValue(scalar: string, c: ValueContext): unknown {
   switch (scalar) {
     case "UUID":
-    case "ID":
-      return c.fieldName === "memberId" && c.typeName === "BranchService" ? null : c.random.uuid();
+    case "ID": {
+      if (c.fieldName === "memberId" && c.typeName === "BranchService") return null;
+      const entity = c.fieldName === "id" ? ENTITY_OF_TYPE[c.typeName] : idField(c);
+      return entity ? mockId(c.seed, entity, c.index) : c.random.uuid();
+    }
     case "DateTimeISO":
       if (UNSET_DATES.has(c.fieldName)) return null;
+      if (c.fieldName === "createdAt" || c.fieldName === "at") return newestFirst(c);
       if (c.fieldName === "dateOfBirth")
         return new Date(
           Date.UTC(1960 + c.random.int(40), c.random.int(12), 1 + c.random.int(28)),
@@ -132,11 +187,16 @@ export function scalarValue(scalar: string, c: ValueContext): unknown {
     case "Boolean":
       return BOOLEANS[c.fieldName] ?? c.random.next() < 0.5;
     default: {
+      const entity = idField(c);
+      if (entity) return c.typeName === "BranchService" ? null : mockId(c.seed, entity, c.index);
       const made = STRINGS[`${c.typeName}.${c.fieldName}`] ?? STRINGS[c.fieldName];
       return made ? made(c) : words(c.fieldName);
     }
   }
 }
+
+const idField = (c: ValueContext): Entity | undefined =>
+  ID_FIELDS[`${c.typeName}.${c.fieldName}`] ?? ID_FIELDS[c.fieldName];
 
 const LEVEL_NAMES = [
   "Chief Chaplain",

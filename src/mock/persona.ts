@@ -1,5 +1,5 @@
-import { BARANGAYS, REGIONS, STREETS } from "../../scripts/demo/places";
-import { CHURCHES, FIRST_NAMES, LAST_NAMES, POSITIONS } from "../../scripts/demo/people";
+import { BARANGAYS, REGIONS, STREETS } from "./places";
+import { CHURCHES, FIRST_NAMES, LAST_NAMES, POSITIONS } from "./people";
 import type { Random } from "./random";
 
 /** One made-up Filipino person and where they live: the fields of a record agree with it. */

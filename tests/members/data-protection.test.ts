@@ -130,7 +130,12 @@ describe("the cipher", () => {
 });
 
 describe("configuration", () => {
-  const production = { NODE_ENV: "production", JWT_SECRET: "x".repeat(40) };
+  const production = {
+    NODE_ENV: "production",
+    JWT_SECRET: "x".repeat(40),
+    SMTP_URL: "smtp://127.0.0.1:9",
+    ALLOW_INSECURE_HTTP: "true",
+  };
 
   it("requires DATA_KEY in production and names a malformed one", () => {
     expect(() => loadConfig(production)).toThrow(/DATA_KEY is required when NODE_ENV=production/);

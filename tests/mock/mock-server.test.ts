@@ -1,6 +1,6 @@
 import pino from "pino";
 import supertest from "supertest";
-import { REGIONS } from "../../scripts/demo/places";
+import { REGIONS } from "../../src/mock/places";
 import { MOCK_MISSING_ID, MOCK_TOTAL } from "../../src/mock/mock-schema";
 import { startMockServer, type MockServer } from "../../src/mock/mock-server";
 import { restRoutes } from "../../src/graphql/rest-route";

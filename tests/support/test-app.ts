@@ -56,6 +56,8 @@ export const PRODUCTION_ENV = {
   NODE_ENV: "production",
   JWT_SECRET: TEST_JWT_SECRET,
   DATA_KEY: Buffer.alloc(32, 9).toString("base64"),
+  // startTestApp sets SMTP_URL (its mailbox); the tests reach the app over plain http.
+  ALLOW_INSECURE_HTTP: "true",
 };
 
 export const RELAXED_LIMITS = {

@@ -96,10 +96,12 @@ export function errorSchemas(): Json {
  */
 const BY_NAME: Record<string, unknown> = {
   name: "Maria Santos",
-  email: "maria.santos@example.org",
-  password: "Chaplain#2026",
-  confirmPassword: "Chaplain#2026",
-  currentPassword: "Chaplain#2026",
+  // The bootstrap administrator the README starts `npm start` with: "Try it out" on login
+  // signs in as written.
+  email: "admin@example.org",
+  password: "Admin#Chaplain1",
+  confirmPassword: "Admin#Chaplain1",
+  currentPassword: "Admin#Chaplain1",
   newPassword: "Chaplain#2027",
   userAgent: "Swagger UI",
   code: "123456",

@@ -35,8 +35,9 @@ export function openApiFrame() {
     components: {
       schemas: errorSchemas(),
       securitySchemes: {
+        // The refresh cookie is no scheme: it is HttpOnly, so a browser sends it by itself and
+        // no page (Swagger UI's Authorize dialog included) can set it.
         bearerAuth: { type: "http", scheme: "bearer", bearerFormat: "JWT" },
-        refreshCookie: { type: "apiKey", in: "cookie", name: "refreshToken" },
       },
     },
   };
@@ -86,7 +87,7 @@ function describe(operation: Operation, route: RestRoute): void {
     // An optional bearer (`{}` or the token): a token changes what the call may do.
     operation.security = route.optionalBearer ? [{}, { bearerAuth: [] }] : [];
   }
-  if (route.refreshCookie === "rotates") operation.security = [{ refreshCookie: [] }];
+  if (route.refreshCookie === "rotates") operation.security = [];
   if (route.refreshCookie) {
     const description = COOKIE_EFFECT[route.refreshCookie];
     success.headers = { "Set-Cookie": { description, schema: { type: "string" } } };

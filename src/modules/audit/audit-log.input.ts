@@ -1,4 +1,5 @@
-import { DateTimeISOResolver, UUIDResolver } from "graphql-scalars";
+import { UUIDResolver } from "graphql-scalars";
+import { DateTimeScalar } from "../../graphql/date-time";
 import { IsOptional, Matches, Max, Min } from "class-validator";
 import { ArgsType, Field, Int } from "type-graphql";
 import { MAX_PAGE_LIMIT } from "../../graphql/paging";
@@ -31,11 +32,11 @@ export class AuditLogListArgs {
   @Matches(/^[a-zA-Z]+\.[a-zA-Z]+$/, { message: "action looks like member.status" })
   action?: string | null;
 
-  @Field(() => DateTimeISOResolver, { nullable: true, description: "At or after this time" })
+  @Field(() => DateTimeScalar, { nullable: true, description: "At or after this time" })
   @IsOptional()
   from?: Date | null;
 
-  @Field(() => DateTimeISOResolver, { nullable: true, description: "Before this time" })
+  @Field(() => DateTimeScalar, { nullable: true, description: "Before this time" })
   @IsOptional()
   to?: Date | null;
 }

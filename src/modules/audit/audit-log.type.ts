@@ -1,4 +1,4 @@
-import { DateTimeISOResolver } from "graphql-scalars";
+import { DateTimeScalar } from "../../graphql/date-time";
 import { Field, ID, ObjectType } from "type-graphql";
 import { PageType } from "../../graphql/envelopes";
 import type { AuditLogRecord } from "./audit-log.model";
@@ -11,7 +11,7 @@ export class AuditLogEntry {
   @Field(() => ID)
   id!: string;
 
-  @Field(() => DateTimeISOResolver)
+  @Field(() => DateTimeScalar)
   at!: Date;
 
   @Field(() => String, { nullable: true, description: "The account that acted" })

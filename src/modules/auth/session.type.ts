@@ -1,4 +1,4 @@
-import { DateTimeISOResolver } from "graphql-scalars";
+import { DateTimeScalar } from "../../graphql/date-time";
 import { Field, ID, ObjectType } from "type-graphql";
 import type { SessionSummary } from "./session.repository";
 
@@ -13,10 +13,10 @@ export class SessionInfo {
   @Field(() => String, { nullable: true })
   userAgent!: string | null;
 
-  @Field(() => DateTimeISOResolver)
+  @Field(() => DateTimeScalar)
   createdAt!: Date;
 
-  @Field(() => DateTimeISOResolver, { description: "Updated at most once a minute" })
+  @Field(() => DateTimeScalar, { description: "Updated at most once a minute" })
   lastUsedAt!: Date;
 
   @Field({ description: "The session of the token that asked" })

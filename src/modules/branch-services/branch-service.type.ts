@@ -1,4 +1,4 @@
-import { DateTimeISOResolver } from "graphql-scalars";
+import { DateTimeScalar } from "../../graphql/date-time";
 import { Field, ID, ObjectType } from "type-graphql";
 import { PageType, PayloadType } from "../../graphql/envelopes";
 import { Section } from "../sections/section.type";
@@ -27,10 +27,10 @@ export class BranchService {
   })
   memberId!: null;
 
-  @Field(() => DateTimeISOResolver)
+  @Field(() => DateTimeScalar)
   createdAt!: Date;
 
-  @Field(() => DateTimeISOResolver)
+  @Field(() => DateTimeScalar)
   updatedAt!: Date;
 
   static from(record: BranchServiceRecord): BranchService {

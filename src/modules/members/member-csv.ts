@@ -30,6 +30,12 @@ const COLUMNS: [string, (record: MemberRecord) => Cell][] = [
   ["tinNumber", (r) => r.tinNumber],
 ];
 
+/**
+ * The byte order mark first: Excel reads a CSV without one in the machine's legacy code page,
+ * and "Niño" comes out garbled.
+ */
+export const CSV_BOM = "\uFEFF";
+
 export const CSV_HEADER = `${COLUMNS.map(([name]) => name).join(",")}\r\n`;
 
 export function csvRow(record: MemberRecord): string {

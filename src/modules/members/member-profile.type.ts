@@ -1,4 +1,4 @@
-import { DateTimeISOResolver } from "graphql-scalars";
+import { DateTimeScalar } from "../../graphql/date-time";
 import { Field, ID, ObjectType } from "type-graphql";
 import { MemberStatus } from "./member.enums";
 
@@ -11,5 +11,5 @@ export class MemberProfile {
   @Field(() => ID) id!: string;
   @Field(() => MemberStatus) status!: MemberStatus;
   @Field({ description: "False while the record is archived" }) isActive!: boolean;
-  @Field(() => DateTimeISOResolver) createdAt!: Date;
+  @Field(() => DateTimeScalar) createdAt!: Date;
 }

@@ -1,4 +1,4 @@
-import { DateTimeISOResolver } from "graphql-scalars";
+import { DateTimeScalar } from "../../graphql/date-time";
 import { Field, ID, ObjectType } from "type-graphql";
 import { PayloadType } from "../../graphql/envelopes";
 import { OfficeLevel } from "../offices/office-level";
@@ -22,7 +22,7 @@ export class PublicMember {
   @Field(() => ID) id!: string;
   @Field({ description: "First name, middle initial, last name and suffix" }) fullName!: string;
   @Field(() => MemberStatus) status!: MemberStatus;
-  @Field(() => DateTimeISOResolver, { description: "When the application was approved" })
+  @Field(() => DateTimeScalar, { description: "When the application was approved" })
   memberSince!: Date;
   @Field(() => [PublicOffice], { description: "The offices the member holds now" })
   offices!: PublicOffice[];

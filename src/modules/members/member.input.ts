@@ -8,7 +8,8 @@ import {
   ValidateNested,
   registerDecorator,
 } from "class-validator";
-import { DateTimeISOResolver, UUIDResolver } from "graphql-scalars";
+import { UUIDResolver } from "graphql-scalars";
+import { DateTimeScalar } from "../../graphql/date-time";
 import { ArgsType, Field, InputType } from "type-graphql";
 import { PageArgs } from "../../graphql/paging";
 import { CivilStatus, Gender, MemberStatus, SignatureType } from "./member.enums";
@@ -134,7 +135,7 @@ export class ApplyArgs {
   @Field(() => Gender) gender!: Gender;
   @RequiredText() nationality!: string;
 
-  @Field(() => DateTimeISOResolver, { description: "A past date (ISO 8601)" })
+  @Field(() => DateTimeScalar, { description: "A past date: YYYY-MM-DD or an ISO 8601 date-time" })
   @IsPastDate()
   dateOfBirth!: Date;
 

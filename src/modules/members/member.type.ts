@@ -1,4 +1,4 @@
-import { DateTimeISOResolver } from "graphql-scalars";
+import { DateTimeScalar } from "../../graphql/date-time";
 import { Field, ID, Int, ObjectType } from "type-graphql";
 import { PageType, PayloadType } from "../../graphql/envelopes";
 import { Role } from "../users/role";
@@ -73,7 +73,7 @@ export class PrivacyConsent {
   @Field({ description: "Version of the privacy notice the applicant was shown" })
   noticeVersion!: string;
 
-  @Field(() => DateTimeISOResolver, { description: "When the server received the application" })
+  @Field(() => DateTimeScalar, { description: "When the server received the application" })
   consentedAt!: Date;
 }
 
@@ -91,7 +91,7 @@ export class StatusChange {
   @Field({ description: "Id of the account that made the change" })
   by!: string;
 
-  @Field(() => DateTimeISOResolver)
+  @Field(() => DateTimeScalar)
   at!: Date;
 
   @Field(() => String, { nullable: true })
@@ -127,7 +127,7 @@ export class Member {
   @Field(() => CivilStatus) civilStatus!: CivilStatus;
   @Field(() => Gender) gender!: Gender;
   @Field() nationality!: string;
-  @Field(() => DateTimeISOResolver) dateOfBirth!: Date;
+  @Field(() => DateTimeScalar) dateOfBirth!: Date;
   @Field() region!: string;
   @Field() province!: string;
   @Field() municipalityCity!: string;
@@ -153,9 +153,9 @@ export class Member {
   @Field(() => String, { nullable: true }) tertiaryCollege!: string | null;
   @Field(() => String, { nullable: true }) postGraduateStudies!: string | null;
   @Field({ description: "False while the record is archived" }) isActive!: boolean;
-  @Field(() => DateTimeISOResolver, { nullable: true }) archivedAt!: Date | null;
-  @Field(() => DateTimeISOResolver) createdAt!: Date;
-  @Field(() => DateTimeISOResolver) updatedAt!: Date;
+  @Field(() => DateTimeScalar, { nullable: true }) archivedAt!: Date | null;
+  @Field(() => DateTimeScalar) createdAt!: Date;
+  @Field(() => DateTimeScalar) updatedAt!: Date;
   @Field(() => MemberUser) user!: MemberUser;
   @Field(() => [BranchReference]) preferredBranches!: BranchReference[];
   @Field(() => [MinisterialExperience]) ministerialExperiences!: MinisterialExperience[];

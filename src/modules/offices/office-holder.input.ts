@@ -1,4 +1,5 @@
-import { DateTimeISOResolver, UUIDResolver } from "graphql-scalars";
+import { UUIDResolver } from "graphql-scalars";
+import { DateTimeScalar } from "../../graphql/date-time";
 import { ArgsType, Field } from "type-graphql";
 import { PageArgs } from "../../graphql/paging";
 
@@ -11,10 +12,10 @@ export class AppointOfficeHolderArgs {
   @Field(() => UUIDResolver, { description: "An APPROVED, active member record" })
   memberId!: string;
 
-  @Field(() => DateTimeISOResolver, { description: "When the term starts" })
+  @Field(() => DateTimeScalar, { description: "When the term starts" })
   startDate!: Date;
 
-  @Field(() => DateTimeISOResolver, {
+  @Field(() => DateTimeScalar, {
     nullable: true,
     description: "When the term ends (after startDate); none for an open-ended term",
   })

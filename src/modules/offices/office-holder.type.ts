@@ -1,4 +1,4 @@
-import { DateTimeISOResolver } from "graphql-scalars";
+import { DateTimeScalar } from "../../graphql/date-time";
 import { Field, ID, ObjectType } from "type-graphql";
 import { PageType, PayloadType } from "../../graphql/envelopes";
 import { OfficeLevel } from "./office-level";
@@ -46,19 +46,19 @@ export class OfficeHolder {
   @Field(() => OfficeHolderMember)
   member!: OfficeHolderMember;
 
-  @Field(() => DateTimeISOResolver)
+  @Field(() => DateTimeScalar)
   startDate!: Date;
 
-  @Field(() => DateTimeISOResolver, { nullable: true, description: "Planned end of the term" })
+  @Field(() => DateTimeScalar, { nullable: true, description: "Planned end of the term" })
   endDate!: Date | null;
 
-  @Field(() => DateTimeISOResolver, { nullable: true, description: "When it was ended" })
+  @Field(() => DateTimeScalar, { nullable: true, description: "When it was ended" })
   endedAt!: Date | null;
 
   @Field({ description: "Counts against maxSlots: not ended and not past its end date" })
   isActive!: boolean;
 
-  @Field(() => DateTimeISOResolver, { description: "When the appointment was made" })
+  @Field(() => DateTimeScalar, { description: "When the appointment was made" })
   createdAt!: Date;
 
   static from(

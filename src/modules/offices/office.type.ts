@@ -1,4 +1,4 @@
-import { DateTimeISOResolver } from "graphql-scalars";
+import { DateTimeScalar } from "../../graphql/date-time";
 import { Field, ID, Int, ObjectType } from "type-graphql";
 import { PageType, PayloadType } from "../../graphql/envelopes";
 import { Section } from "../sections/section.type";
@@ -31,10 +31,10 @@ export class OfficeTitle {
   @Field(() => [Section])
   sections!: Section[];
 
-  @Field(() => DateTimeISOResolver)
+  @Field(() => DateTimeScalar)
   createdAt!: Date;
 
-  @Field(() => DateTimeISOResolver)
+  @Field(() => DateTimeScalar)
   updatedAt!: Date;
 
   static from(record: OfficeRecord): OfficeTitle {

@@ -1,4 +1,4 @@
-import { DateTimeISOResolver } from "graphql-scalars";
+import { DateTimeScalar } from "../../graphql/date-time";
 import { Field, ID, ObjectType } from "type-graphql";
 import { PayloadType } from "../../graphql/envelopes";
 import { AuditLogEntry } from "../audit/audit-log.type";
@@ -15,10 +15,10 @@ export class SessionExport {
   @Field(() => ID) id!: string;
   @Field(() => String, { nullable: true }) userAgent!: string | null;
   @Field(() => String, { nullable: true }) ip!: string | null;
-  @Field(() => DateTimeISOResolver) createdAt!: Date;
-  @Field(() => DateTimeISOResolver) lastUsedAt!: Date;
-  @Field(() => DateTimeISOResolver) expiresAt!: Date;
-  @Field(() => DateTimeISOResolver, { nullable: true }) revokedAt!: Date | null;
+  @Field(() => DateTimeScalar) createdAt!: Date;
+  @Field(() => DateTimeScalar) lastUsedAt!: Date;
+  @Field(() => DateTimeScalar) expiresAt!: Date;
+  @Field(() => DateTimeScalar, { nullable: true }) revokedAt!: Date | null;
   @Field(() => String, { nullable: true }) revokedReason!: string | null;
 
   static from(record: SessionRecord): SessionExport {
@@ -40,7 +40,7 @@ export class SessionExport {
   description: "Everything the service holds about one account (Data Privacy Act, access)",
 })
 export class DataExport {
-  @Field(() => DateTimeISOResolver) exportedAt!: Date;
+  @Field(() => DateTimeScalar) exportedAt!: Date;
   @Field(() => User) account!: User;
   @Field(() => [SessionExport]) sessions!: SessionExport[];
   @Field(() => [Member], { description: "Applications, with their status history" })

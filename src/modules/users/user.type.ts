@@ -1,5 +1,5 @@
 import { Field, ID, Int, ObjectType } from "type-graphql";
-import { DateTimeISOResolver } from "graphql-scalars";
+import { DateTimeScalar } from "../../graphql/date-time";
 import { Role } from "./role";
 import type { UserRecord } from "./user.model";
 
@@ -21,10 +21,10 @@ export class User {
   @Field(() => Role)
   role!: Role;
 
-  @Field(() => DateTimeISOResolver)
+  @Field(() => DateTimeScalar)
   createdAt!: Date;
 
-  @Field(() => DateTimeISOResolver, { nullable: true })
+  @Field(() => DateTimeScalar, { nullable: true })
   updatedAt!: Date;
 
   @Field(() => Boolean, { nullable: true })

@@ -1,4 +1,4 @@
-/** Names and affiliations common in the Philippines, for demo data. */
+/** Names and affiliations common in the Philippines: the mock server's and the demo data's people. */
 
 export const FIRST_NAMES = {
   MALE: [
