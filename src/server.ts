@@ -4,7 +4,6 @@ import type { Connection } from "mongoose";
 import type { Config } from "./config";
 import { connectDatabase } from "./db/connection";
 import { watchConnection } from "./db/connection-watchdog";
-import { engineLogTo, startEngine, type Engine } from "./db/engine";
 import { ensureIndexes } from "./db/indexes";
 import { migrateDatabase } from "./db/migrations";
 import { buildAppSchema } from "./graphql/schema";
@@ -35,7 +34,7 @@ export async function startServer(
     log,
   );
   await migrateDatabase(connection, services.migrations, log);
-  const indexes = await ensureIndexes(Object.values(services.models), log);
+  await ensureIndexes(Object.values(services.models), log);
   if (config.redisUrl && !(await services.rateLimits.whenReady(5000))) {
     log.warn("Redis is not reachable yet; rate limits are per instance until it is");
   }
@@ -76,7 +75,6 @@ export async function startServer(
         });
         server.closeIdleConnections();
       });
-      indexes.stop();
       await parts.stop();
       await services.close();
     },
@@ -88,17 +86,11 @@ function refuseWhileDraining(res: http.ServerResponse): void {
   res.end(JSON.stringify({ code: "SERVICE_UNAVAILABLE", message: "The service is shutting down" }));
 }
 
-/** The embedded or configured database, connected, with a watchdog on the driver (see connection-watchdog). */
-export async function openDatabase(
-  config: Config,
-  log: Logger,
-): Promise<{ engine: Engine; connection: Connection }> {
-  const engine = await startEngine({
-    mongodbUri: config.mongodbUri,
-    dataDir: config.dataDir,
-    log: engineLogTo(log),
-  });
-  const connection = await connectDatabase({ uri: engine.uri, dbName: config.dbName });
-  watchConnection(connection, { uri: engine.uri, log });
-  return { engine, connection };
+/** The configured database (MONGODB_URI), connected, with a watchdog on the driver (see connection-watchdog). */
+export async function openDatabase(config: Config, log: Logger): Promise<Connection> {
+  const uri = config.mongodbUri;
+  if (!uri) throw new Error("MONGODB_URI is not set");
+  const connection = await connectDatabase({ uri, dbName: config.dbName });
+  watchConnection(connection, { uri, log });
+  return connection;
 }

@@ -14,8 +14,8 @@ import { clientOptionsFor } from "./connection";
  * connection to the same address answers, and replaces the client's topology (close, then
  * connect). Mongoose's models keep working: they reach the topology through the same client.
  *
- * An embedded engine that dies is restarted on the same address (src/db/engine-supervisor.ts),
- * so the same client meets it again after every restart, and any restart can strand it this way.
+ * A database restarted on the same address (as the development engine of tools/dev-db is) meets
+ * the same client again after every restart, and any restart can strand it this way.
  */
 
 export interface WatchdogOptions {

@@ -6,14 +6,9 @@ import { randomBytes } from "node:crypto";
 import mongoose, { type Connection } from "mongoose";
 import { connectDatabase } from "../../src/db/connection";
 import { watchConnection, type Watchdog } from "../../src/db/connection-watchdog";
-import { TcpProxy } from "../support/tcp-proxy";
+import { engineTarget, TcpProxy } from "../support/tcp-proxy";
 
 const RECOVERY_BOUND_MS = 8_000;
-
-const engineAddress = () => {
-  const url = new URL(process.env.TEST_MONGODB_URI!);
-  return { host: url.hostname, port: Number(url.port) };
-};
 
 const thingSchema = new mongoose.Schema({ _id: String, label: String });
 const thingsOf = (connection: Connection) => connection.model("Thing", thingSchema);
@@ -33,7 +28,7 @@ const log = {
 };
 
 async function fixture(withWatchdog: boolean): Promise<Fixture> {
-  const proxy = await TcpProxy.start(engineAddress());
+  const proxy = await TcpProxy.start(engineTarget(process.env.TEST_MONGODB_URI!));
   const uri = `mongodb://127.0.0.1:${proxy.port}/`;
   const connection = await connectDatabase({
     uri,

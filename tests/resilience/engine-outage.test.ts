@@ -4,7 +4,7 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { startEngine, type Engine } from "../../src/db/engine";
+import { startEngine, type DevEngine as Engine } from "../../tools/dev-db/engine";
 import { toErrorResponse } from "../../src/errors/error-mapper";
 import { BOOTSTRAP_ADMIN, buildUser, login } from "../support/factories";
 import { TestMailbox } from "../support/mailbox";

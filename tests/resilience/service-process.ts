@@ -3,7 +3,7 @@ import http from "node:http";
 import path from "node:path";
 import { MongoClient } from "mongodb";
 import supertest from "supertest";
-import { freePort } from "../../src/db/engine";
+import { freePort } from "../support/free-port";
 import { BOOTSTRAP_ADMIN } from "../support/factories";
 import type { TestMailbox } from "../support/mailbox";
 import { RELAXED_LIMITS, TEST_JWT_SECRET, type TestApp } from "../support/test-app";
