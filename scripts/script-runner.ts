@@ -17,10 +17,10 @@ export async function withDatabase<T>(
     config.mongodbUri || config.nodeEnv === "production"
       ? undefined
       : await startEngine({ dataDir: config.dataDir, log: engineLogTo(log) });
-  const connection = await openDatabase(
-    { ...config, mongodbUri: engine?.uri ?? config.mongodbUri },
-    log,
-  );
+  const connection = await openDatabase({
+    ...config,
+    mongodbUri: engine?.uri ?? config.mongodbUri,
+  });
   try {
     return await work(connection);
   } finally {

@@ -3,7 +3,6 @@ import http from "node:http";
 import type { Connection } from "mongoose";
 import type { Config } from "./config";
 import { connectDatabase } from "./db/connection";
-import { watchConnection } from "./db/connection-watchdog";
 import { ensureIndexes } from "./db/indexes";
 import { migrateDatabase } from "./db/migrations";
 import { buildAppSchema } from "./graphql/schema";
@@ -86,11 +85,9 @@ function refuseWhileDraining(res: http.ServerResponse): void {
   res.end(JSON.stringify({ code: "SERVICE_UNAVAILABLE", message: "The service is shutting down" }));
 }
 
-/** The configured database (MONGODB_URI), connected, with a watchdog on the driver (see connection-watchdog). */
-export async function openDatabase(config: Config, log: Logger): Promise<Connection> {
+/** The configured database (MONGODB_URI), connected. */
+export async function openDatabase(config: Config): Promise<Connection> {
   const uri = config.mongodbUri;
   if (!uri) throw new Error("MONGODB_URI is not set");
-  const connection = await connectDatabase({ uri, dbName: config.dbName });
-  watchConnection(connection, { uri, log });
-  return connection;
+  return connectDatabase({ uri, dbName: config.dbName });
 }

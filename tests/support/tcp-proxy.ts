@@ -12,7 +12,8 @@ export function engineTarget(uri: string): EngineTarget {
 
 /**
  * A TCP proxy in front of the database engine that a test can break the way networks break:
- * cut every open connection, or accept new ones and never answer (a black hole).
+ * cut every open connection, silence them (a server that stops answering without closing
+ * anything), or accept new ones and never answer (a black hole).
  */
 export class TcpProxy {
   private mode: "forward" | "blackhole" = "forward";
@@ -42,6 +43,14 @@ export class TcpProxy {
   /** New connections from now on reach the engine again (black-holed ones stay silent). */
   forward(): void {
     this.mode = "forward";
+  }
+
+  /** Every connection open now stops carrying bytes either way, and stays open. */
+  silenceAll(): void {
+    for (const socket of this.sockets) {
+      socket.unpipe();
+      socket.pause();
+    }
   }
 
   /** Every connection open now is reset, as when the engine or a middlebox drops them. */
