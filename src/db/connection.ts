@@ -3,6 +3,9 @@ import mongoose, { type Connection } from "mongoose";
 // Inputs never become query operators: a {"$gt": ""} where a string belongs is data, not a filter.
 mongoose.set("sanitizeFilter", true);
 mongoose.set("strictQuery", true);
+// An operation while the driver has no server goes to the driver, which fails it within the
+// bounds below; mongoose's own buffering would hold it (10 s by default) instead.
+mongoose.set("bufferCommands", false);
 
 export interface DatabaseOptions {
   uri: string;
@@ -39,6 +42,7 @@ export async function connectDatabase(options: DatabaseOptions): Promise<Connect
     ...clientOptionsFor(options.uri),
     dbName: options.dbName,
     ...LOST_DATABASE_TIMEOUTS,
+    bufferCommands: false,
     monitorCommands: options.monitorCommands ?? false,
     // Indexes are built once at start by src/db/indexes.ts, which also handles engines
     // without TTL indexes.

@@ -80,6 +80,9 @@ it("fails an operation sent while no connection to the database can be made, wit
   proxy.blackhole();
   proxy.cutAll();
   expect(await msUntilFailed(things)).toBeLessThan(FAILS_WITHIN_MS);
+  // Once the driver has noticed, too (mongoose would hold it in its buffer instead).
+  await new Promise((resolve) => setTimeout(resolve, 3_000));
+  expect(await msUntilFailed(things)).toBeLessThan(FAILS_WITHIN_MS);
   proxy.forward();
   expect(await msUntilReadable(things, RECOVERY_BOUND_MS)).toBeDefined();
 }, 30_000);

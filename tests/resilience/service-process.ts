@@ -24,7 +24,8 @@ const ENTRIES: Record<Entry, string> = {
 };
 
 const root = path.join(__dirname, "..", "..");
-const START_TIMEOUT_MS = 30_000;
+/** Generous: a loaded machine compiles the service (ts-node) slowly. */
+const START_TIMEOUT_MS = 90_000;
 const STOP_GRACE_MS = 10_000;
 
 export interface ServiceProcess {
@@ -63,7 +64,7 @@ export function serviceEnv(overrides: Record<string, string>): Record<string, st
 /**
  * Spawns the service with `env` (on top of this process's environment) on a free port and
  * waits until /api/v1/health answers 200. Rejects, with what the process printed, if it exits
- * or is not healthy within 30 s; the process is killed in that case.
+ * or is not healthy within 90 s; the process is killed in that case.
  */
 export async function startServiceProcess(
   env: Record<string, string>,
