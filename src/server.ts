@@ -7,6 +7,7 @@ import { ensureIndexes } from "./db/indexes";
 import { migrateDatabase } from "./db/migrations";
 import { buildAppSchema } from "./graphql/schema";
 import { createApp } from "./http/app";
+import { databaseDeadline } from "./http/database-deadline";
 import { expressServerOptions } from "./http/node-server";
 import type { Logger } from "./logger";
 import { resolveJwtSecret } from "./modules/auth/jwt-secret";
@@ -42,6 +43,7 @@ export async function startServer(
   const parts = await createApp(config, services, schema, log);
   let draining = false;
   const served = new WeakSet<object>();
+  const deadline = databaseDeadline(connection);
   const server = http.createServer(expressServerOptions(parts.app), (req, res) => {
     if (draining) {
       // A connection that already had its answer is a kept-alive one being reused: refuse, so
@@ -51,6 +53,7 @@ export async function startServer(
       res.setHeader("connection", "close");
     }
     served.add(req.socket);
+    deadline(req, res);
     parts.app(req, res);
   });
   // Keep-alive sockets must not outlive a shutdown; requests get a bounded time.
