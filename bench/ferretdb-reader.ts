@@ -267,7 +267,7 @@ export function renderReaderGain(result: ReaderGainResult): string {
   return [
     "## FerretDB's one-pass document reader",
     "",
-    "The embedded FerretDB is built with one patch kept for speed alone: a one-pass reader of " +
+    "One of the development FerretDB's speed patches is a one-pass reader of " +
       "stored documents (`fast-reader`, tools/dev-db/ferretdb-build.ts) that leaves anything it is " +
       "unsure of to FerretDB's own reader. tests/db/ferretdb-reader.test.ts holds the two to " +
       "the same answers (a differential test and a fuzz target). Its gain: the same queries " +
