@@ -4,7 +4,7 @@ import { ServiceUnavailableError } from "../errors/app-errors";
 import { toErrorResponse } from "../errors/error-mapper";
 
 /** How long a request may go unanswered around a loss of the database (docs/decisions.md). */
-export const DATABASE_DEADLINE_MS = 5_000;
+export const DATABASE_DEADLINE_MS = 3_000;
 
 export type DeadlineGuard = (req: http.IncomingMessage, res: http.ServerResponse) => void;
 
