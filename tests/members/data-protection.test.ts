@@ -131,7 +131,11 @@ describe("the cipher", () => {
 });
 
 describe("configuration", () => {
-  const production = { NODE_ENV: "production", JWT_SECRET: "x".repeat(40) };
+  const production = {
+    NODE_ENV: "production",
+    JWT_SECRET: "x".repeat(40),
+    MONGODB_URI: "mongodb://db.example.org",
+  };
 
   it("requires DATA_KEY in production and names a malformed one", () => {
     expect(() => loadConfig(production)).toThrow(/DATA_KEY is required when NODE_ENV=production/);
