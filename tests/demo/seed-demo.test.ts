@@ -133,4 +133,4 @@ test("refuses a bad count and a production database, and changes nothing", async
     stderr: expect.stringContaining("Refusing to put demo data into a production database"),
   });
   expect((await list({ includeArchived: true })).pagination.totalCount).toBe(before);
-});
+}, 60_000);
