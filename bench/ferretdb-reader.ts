@@ -1,6 +1,6 @@
 /**
  * What the one patch the embedded FerretDB keeps for speed alone (`fast-reader`, the one-pass
- * reader of stored documents; src/db/ferretdb-install.ts) gains: the same full-collection
+ * reader of stored documents; tools/dev-db/ferretdb-build.ts) gains: the same full-collection
  * queries against the project's FerretDB and against one built without that patch, each
  * serving a copy of the same demo data.
  *
@@ -15,16 +15,15 @@ import path from "node:path";
 import { MongoClient, type Db } from "mongodb";
 import { seedDemo } from "../scripts/demo/demo-data";
 import { connectDatabase } from "../src/db/connection";
-import { freePort } from "../src/db/engine";
-import { projectRoot } from "../src/db/executables";
+import { freePort } from "./processes";
+import { projectRoot } from "../tools/dev-db/executables";
 import { FieldCipher } from "../src/db/field-cipher";
 import {
   buildFerretdb,
   ferretdbRecipe,
-  ferretdbToolPath,
   findFerretdb,
   installFerretdb,
-} from "../src/db/ferretdb-install";
+} from "../tools/dev-db/ferretdb-build";
 
 export interface ReaderGainOptions {
   /** Demo members seeded once and copied, so both builds read the same records. */
@@ -161,10 +160,9 @@ function median(values: number[]): number {
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
-/** The project's own build (every patch), built first if missing or of another recipe. */
+/** The project's own build (every patch), built first if this machine lacks it. */
 async function projectFerretdb(log: (message: string) => void): Promise<string> {
-  const local = ferretdbToolPath();
-  return findFerretdb() === local ? local : installFerretdb(log);
+  return findFerretdb() ?? installFerretdb(log);
 }
 
 /** The same build without the reader, kept under bench/.tools and rebuilt when the recipe changes. */
@@ -221,7 +219,7 @@ async function startFerretdb(binary: string, dataDir: string): Promise<Ferretdb>
         `--debug-addr=127.0.0.1:${await freePort()}`,
         "--log-level=error",
       ],
-      // The garbage collector setting the service runs its engine with (src/db/engine.ts).
+      // The garbage collector setting the service runs its engine with (tools/dev-db/engine.ts).
       { stdio: ["ignore", log, log], env: { ...process.env, GOGC: process.env.GOGC ?? "400" } },
     );
   } finally {
@@ -269,8 +267,8 @@ export function renderReaderGain(result: ReaderGainResult): string {
   return [
     "## FerretDB's one-pass document reader",
     "",
-    "The embedded FerretDB is built with one patch kept for speed alone: a one-pass reader of " +
-      "stored documents (`fast-reader`, src/db/ferretdb-install.ts) that leaves anything it is " +
+    "One of the development FerretDB's speed patches is a one-pass reader of " +
+      "stored documents (`fast-reader`, tools/dev-db/ferretdb-build.ts) that leaves anything it is " +
       "unsure of to FerretDB's own reader. tests/db/ferretdb-reader.test.ts holds the two to " +
       "the same answers (a differential test and a fuzz target). Its gain: the same queries " +
       "against two builds that differ only by that patch, each serving a copy of the same " +

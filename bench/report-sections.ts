@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { PATCH_NAMES } from "../src/db/ferretdb-install";
+import { PATCH_NAMES } from "../tools/dev-db/ferretdb-build";
 import type { LoadResult } from "./load";
 
 export interface Measured {
@@ -64,7 +64,7 @@ export function versions(engine: string): string {
     `mongodb driver ${read("mongodb")}`,
     `autocannon ${read("autocannon")}`,
     engine === "ferretdb"
-      ? `FerretDB v1.24.2 (SQLite backend, built with the patches ${PATCH_NAMES.join(", ")} of src/db/ferretdb-install.ts)`
+      ? `FerretDB v1.24.2 (SQLite backend, built with the patches ${PATCH_NAMES.join(", ")} of tools/dev-db/ferretdb-patches.ts)`
       : `database engine: ${engine}`,
   ].join(", ");
 }

@@ -46,7 +46,7 @@ export interface SizeResult {
 export interface ReportInput {
   options: BenchOptions;
   date: Date;
-  /** The kind of database engine (src/db/engine.ts). */
+  /** The kind of database engine (tools/dev-db/engine.ts). */
   engine: string;
   sizes: SizeResult[];
   /** The member reads at the target size, measured again with more requests for the verdicts. */

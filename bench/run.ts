@@ -17,7 +17,7 @@ import "reflect-metadata";
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { startEngine, type Engine } from "../src/db/engine";
+import { startEngine, type DevEngine as Engine } from "../tools/dev-db/engine";
 import { openSession } from "./client";
 import { sampleCollections } from "./collection-stats";
 import { databaseOf, ensureDatasets, removeRunLeftovers } from "./dataset";

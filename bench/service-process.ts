@@ -1,4 +1,4 @@
-import type { Engine } from "../src/db/engine";
+import type { DevEngine as Engine } from "../tools/dev-db/engine";
 import { BENCH_DATA_KEY, databaseOf } from "./dataset";
 import { freePort, spawnServer, type Spawned } from "./processes";
 import { HEAP_OPTIONS } from "./scenarios";

@@ -19,7 +19,7 @@ async function main(): Promise<void> {
   const log = createLogger(config);
   const floorPort = Number(process.env.FLOOR_PORT);
   if (!Number.isInteger(floorPort) || floorPort <= 0) throw new Error("FLOOR_PORT must be a port");
-  const { connection } = await openDatabase(config, log);
+  const connection = await openDatabase(config);
   const running = await startServer(config, log, connection);
   const floor = createFloorApp(running.services, config, log);
   floor.use(await createApolloAlone(running.services, config, log));

@@ -2,19 +2,30 @@ import type { Connection } from "mongoose";
 import type { Config } from "../src/config";
 import { createLogger } from "../src/logger";
 import { openDatabase } from "../src/server";
+import { engineLogTo, startEngine } from "../tools/dev-db/engine";
 
-/** Runs `work` on the configured database (the embedded engine by default), then closes it. */
+/**
+ * Runs `work` on the configured database, then closes it. Without MONGODB_URI (outside
+ * production) it is the development database under DATA_DIR, started for the while.
+ */
 export async function withDatabase<T>(
   config: Config,
   work: (connection: Connection) => Promise<T>,
 ): Promise<T> {
   const log = createLogger({ ...config, logLevel: "warn" });
-  const { engine, connection } = await openDatabase(config, log);
+  const engine =
+    config.mongodbUri || config.nodeEnv === "production"
+      ? undefined
+      : await startEngine({ dataDir: config.dataDir, log: engineLogTo(log) });
+  const connection = await openDatabase({
+    ...config,
+    mongodbUri: engine?.uri ?? config.mongodbUri,
+  });
   try {
     return await work(connection);
   } finally {
     await connection.close();
-    await engine.stop();
+    await engine?.stop();
   }
 }
 

@@ -12,7 +12,7 @@ export interface Config {
   nodeEnv: NodeEnv;
   port: number;
   host: string;
-  /** Absent: the service launches its own embedded engine (see src/db/engine.ts). */
+  /** The database the service connects to; src/main.ts refuses to start without it. */
   mongodbUri?: string;
   dbName: string;
   dataDir: string;
@@ -163,6 +163,11 @@ export function loadConfig(env: Env = environment()): Config {
   const dataKey = dataKeyOf(text("DATA_KEY"), "DATA_KEY", problems);
   if (dataKey === undefined && nodeEnv === "production" && text("DATA_KEY") === undefined) {
     problems.push("DATA_KEY is required when NODE_ENV=production");
+  }
+  if (text("MONGODB_URI") === undefined && nodeEnv === "production") {
+    problems.push(
+      "MONGODB_URI is required when NODE_ENV=production (the service starts no database)",
+    );
   }
   const dataKeysPrevious = (text("DATA_KEYS_PREVIOUS") ?? "")
     .split(",")

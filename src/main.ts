@@ -1,7 +1,6 @@
 import "reflect-metadata";
 import cluster, { type Worker } from "node:cluster";
 import { ConfigError, loadConfig, type Config } from "./config";
-import { engineLogTo, startEngine } from "./db/engine";
 import { createLogger, type Logger } from "./logger";
 import { openDatabase, startServer } from "./server";
 import { startupProblem } from "./startup-errors";
@@ -12,18 +11,35 @@ const WORKER_STOP_TIMEOUT_MS = SHUTDOWN_GRACE_MS + 5_000;
 /** A worker that died before it listened would most likely die again at once: do not spin. */
 const RESPAWN_DELAY_MS = 2_000;
 
-async function main(): Promise<void> {
+export interface MainHooks {
+  /**
+   * Runs once the service has stopped (every request answered, the database closed) and
+   * before the process exits: a launcher that started a development database stops it here.
+   */
+  afterStop?: () => Promise<void>;
+}
+
+/** Starts the service as configured: one process, or a cluster primary over its workers. */
+export async function main(hooks: MainHooks = {}): Promise<void> {
   const config = readConfig();
   const log = createLogger(config);
-  if (config.workers > 1 && cluster.isPrimary) return runPrimary(config, log);
+  if (config.workers > 1 && cluster.isPrimary) return runPrimary(config, log, hooks);
   // Several processes write to one stream: each line says which one wrote it.
   const worker = cluster.worker;
-  await runService(config, worker ? log.child({ worker: worker.id, pid: process.pid }) : log);
+  const serviceLog = worker ? log.child({ worker: worker.id, pid: process.pid }) : log;
+  await runService(config, serviceLog, hooks);
 }
 
 function readConfig(): Config {
   try {
-    return loadConfig();
+    const config = loadConfig();
+    if (!config.mongodbUri) {
+      throw new ConfigError([
+        "MONGODB_URI is not set: the service connects to a database and starts none " +
+          "(`npm start` runs a development database and sets it)",
+      ]);
+    }
+    return config;
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(error.message);
@@ -34,16 +50,15 @@ function readConfig(): Config {
 }
 
 /** One process serving HTTP: the whole service with WORKERS=1, else one cluster worker. */
-async function runService(config: Config, log: Logger): Promise<void> {
-  const { engine, connection } = await openDatabase(config, log);
+async function runService(config: Config, log: Logger, hooks: MainHooks): Promise<void> {
+  const connection = await openDatabase(config);
   const running = await startServer(config, log, connection);
-  log.info({ url: running.url, engine: engine.kind }, "service listening");
+  log.info({ url: running.url }, "service listening");
 
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    engine.stopSupervising();
     log.info({ signal }, "shutting down: finishing in-flight requests");
     const force = setTimeout(() => {
       log.error("in-flight requests did not finish in time; exiting");
@@ -52,7 +67,7 @@ async function runService(config: Config, log: Logger): Promise<void> {
     force.unref();
     await running.close();
     await connection.close();
-    await engine.stop();
+    await hooks.afterStop?.();
     log.info("stopped");
     process.exit(0);
   };
@@ -72,32 +87,22 @@ function onStopSignals(stop: (signal: string) => void, repeatable: boolean): voi
 }
 
 /**
- * The cluster primary serves nothing itself. It owns the database engine, started once (two
- * embedded FerretDB processes on one data directory would corrupt it) and restarted by
- * src/db/engine.ts if it dies (workers reconnect by themselves), and keeps
- * `config.workers` workers connected to it; node:cluster shares the listening port among them.
+ * The cluster primary serves nothing itself: it keeps `config.workers` workers, each connected
+ * to MONGODB_URI on its own, and node:cluster shares the listening port among them.
  */
-async function runPrimary(config: Config, log: Logger): Promise<void> {
-  const engine = await startEngine({
-    mongodbUri: config.mongodbUri,
-    dataDir: config.dataDir,
-    log: engineLogTo(log),
-  });
+function runPrimary(config: Config, log: Logger, hooks: MainHooks): void {
   let stopping = false;
-  // With MONGODB_URI set, a worker's openDatabase connects to this engine instead of starting one.
-  const env = { MONGODB_URI: engine.uri };
-  for (let i = 0; i < config.workers; i += 1) keepWorker(env, log, () => stopping);
-  log.info({ workers: config.workers, engine: engine.kind }, "cluster primary started");
+  for (let i = 0; i < config.workers; i += 1) keepWorker(log, () => stopping);
+  log.info({ workers: config.workers }, "cluster primary started");
   if (!config.redisUrl) log.warn("no REDIS_URL: each worker counts rate limits on its own");
 
   onStopSignals((signal) => {
     if (stopping) return;
     stopping = true;
-    engine.stopSupervising();
     log.info({ signal }, "cluster shutting down: stopping workers");
     void stopWorkers()
       .then(async (clean) => {
-        await engine.stop();
+        await hooks.afterStop?.();
         log.info("stopped");
         process.exit(clean ? 0 : 1);
       })
@@ -109,8 +114,8 @@ async function runPrimary(config: Config, log: Logger): Promise<void> {
 }
 
 /** Forks a worker, and a replacement whenever it dies other than in a shutdown. */
-function keepWorker(env: Record<string, string>, log: Logger, stopping: () => boolean): void {
-  const worker = cluster.fork(env);
+function keepWorker(log: Logger, stopping: () => boolean): void {
+  const worker = cluster.fork();
   let listened = false;
   worker.once("listening", () => (listened = true));
   worker.once("exit", (code: number | null, signal: string | null) => {
@@ -120,7 +125,7 @@ function keepWorker(env: Record<string, string>, log: Logger, stopping: () => bo
       "worker died unexpectedly; forking a replacement",
     );
     const replace = () => {
-      if (!stopping()) keepWorker(env, log, stopping);
+      if (!stopping()) keepWorker(log, stopping);
     };
     if (listened) replace();
     else setTimeout(replace, RESPAWN_DELAY_MS);
@@ -148,7 +153,9 @@ function stopWorker(worker: Worker): Promise<boolean> {
   });
 }
 
-main().catch((error: unknown) => {
-  console.error(startupProblem(error));
-  process.exit(1);
-});
+if (require.main === module) {
+  main().catch((error: unknown) => {
+    console.error(startupProblem(error));
+    process.exit(1);
+  });
+}

@@ -3,12 +3,11 @@ import http from "node:http";
 import type { Connection } from "mongoose";
 import type { Config } from "./config";
 import { connectDatabase } from "./db/connection";
-import { watchConnection } from "./db/connection-watchdog";
-import { engineLogTo, startEngine, type Engine } from "./db/engine";
 import { ensureIndexes } from "./db/indexes";
 import { migrateDatabase } from "./db/migrations";
 import { buildAppSchema } from "./graphql/schema";
 import { createApp } from "./http/app";
+import { databaseDeadline } from "./http/database-deadline";
 import { expressServerOptions } from "./http/node-server";
 import type { Logger } from "./logger";
 import { resolveJwtSecret } from "./modules/auth/jwt-secret";
@@ -38,7 +37,7 @@ export async function startServer(
   );
   const { services } = composition;
   await migrateDatabase(connection, composition.migrations, log);
-  const indexes = await ensureIndexes(composition.models, log);
+  await ensureIndexes(composition.models, log);
   if (config.redisUrl && !(await services.rateLimits.whenReady(5000))) {
     log.warn("Redis is not reachable yet; rate limits are per instance until it is");
   }
@@ -47,6 +46,7 @@ export async function startServer(
   const parts = await createApp(config, services, schema, log);
   let draining = false;
   const served = new WeakSet<object>();
+  const deadline = databaseDeadline(connection);
   const server = http.createServer(expressServerOptions(parts.app), (req, res) => {
     if (draining) {
       // A connection that already had its answer is a kept-alive one being reused: refuse, so
@@ -56,6 +56,7 @@ export async function startServer(
       res.setHeader("connection", "close");
     }
     served.add(req.socket);
+    deadline(req, res);
     parts.app(req, res);
   });
   // Keep-alive sockets must not outlive a shutdown; requests get a bounded time.
@@ -87,7 +88,6 @@ export async function startServer(
         });
         server.closeIdleConnections();
       });
-      indexes.stop();
       await parts.stop();
       await composition.close();
     },
@@ -99,17 +99,9 @@ function refuseWhileDraining(res: http.ServerResponse): void {
   res.end(JSON.stringify({ code: "SERVICE_UNAVAILABLE", message: "The service is shutting down" }));
 }
 
-/** The embedded or configured database, connected, with a watchdog on the driver (see connection-watchdog). */
-export async function openDatabase(
-  config: Config,
-  log: Logger,
-): Promise<{ engine: Engine; connection: Connection }> {
-  const engine = await startEngine({
-    mongodbUri: config.mongodbUri,
-    dataDir: config.dataDir,
-    log: engineLogTo(log),
-  });
-  const connection = await connectDatabase({ uri: engine.uri, dbName: config.dbName });
-  watchConnection(connection, { uri: engine.uri, log });
-  return { engine, connection };
+/** The configured database (MONGODB_URI), connected. */
+export async function openDatabase(config: Config): Promise<Connection> {
+  const uri = config.mongodbUri;
+  if (!uri) throw new Error("MONGODB_URI is not set");
+  return connectDatabase({ uri, dbName: config.dbName });
 }

@@ -21,9 +21,9 @@ export function startupProblem(error: unknown): string {
       "Cannot start: no database to be had.",
       `  ${withoutCredentials(message).split("\n")[0]}`,
       "With MONGODB_URI set, check that MongoDB runs and answers at that address (and that the",
-      "user and password in it are right). Without it, the service runs a development engine of",
-      "its own: a `mongod` on PATH, else FerretDB, which it builds with the Go toolchain (`go` on",
-      "PATH; `npm run engine:install` builds it ahead of time). Install one of them, or run",
+      "user and password in it are right). Without it, `npm start` runs a development engine",
+      "(tools/dev-db): a `mongod` on PATH, else FerretDB, which it builds with the Go toolchain",
+      "(`go` on PATH; `npm run engine:install` builds it ahead of time). Install one of them, or run",
       "MongoDB (docker run -d -p 27017:27017 mongo:7) and set MONGODB_URI=mongodb://127.0.0.1:27017",
     ].join("\n");
   return `Cannot start: ${error instanceof Error ? (error.stack ?? message) : message}`;

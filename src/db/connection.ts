@@ -3,6 +3,9 @@ import mongoose, { type Connection } from "mongoose";
 // Inputs never become query operators: a {"$gt": ""} where a string belongs is data, not a filter.
 mongoose.set("sanitizeFilter", true);
 mongoose.set("strictQuery", true);
+// An operation while the driver has no server goes to the driver, which fails it within the
+// bounds below; mongoose's own buffering would hold it (10 s by default) instead.
+mongoose.set("bufferCommands", false);
 
 export interface DatabaseOptions {
   uri: string;
@@ -11,8 +14,21 @@ export interface DatabaseOptions {
   monitorCommands?: boolean;
 }
 
-/** How long an operation may wait for a lost database before failing with 503 instead of hanging. */
-const SERVER_SELECTION_TIMEOUT_MS = 2_000;
+/**
+ * How long an operation may wait on a lost database before it fails (and its request answers
+ * 503) instead of hanging: for a server to select, for a connection to open (a server that
+ * accepts but does not answer), and for a connection of the pool (all busy or being
+ * re-opened). A server that dies silently under an operation in flight is noticed by the next
+ * heartbeat failing within the connect bound, which interrupts that operation. So a request
+ * meets the lost database within about 3 s, and is answered within 5 s (docs/decisions.md).
+ * Queries that are merely slow are not cut short: there is no socket time-out.
+ */
+const LOST_DATABASE_TIMEOUTS = {
+  serverSelectionTimeoutMS: 2_000,
+  connectTimeoutMS: 2_000,
+  waitQueueTimeoutMS: 2_000,
+  heartbeatFrequencyMS: 1_000,
+};
 
 /** Driver options every client of `uri` needs, the service's own and short-lived probes. */
 export function clientOptionsFor(uri: string): { directConnection: boolean } {
@@ -25,7 +41,8 @@ export async function connectDatabase(options: DatabaseOptions): Promise<Connect
   const connection = mongoose.createConnection(options.uri, {
     ...clientOptionsFor(options.uri),
     dbName: options.dbName,
-    serverSelectionTimeoutMS: SERVER_SELECTION_TIMEOUT_MS,
+    ...LOST_DATABASE_TIMEOUTS,
+    bufferCommands: false,
     monitorCommands: options.monitorCommands ?? false,
     // Indexes are built once at start by src/db/indexes.ts, which also handles engines
     // without TTL indexes.

@@ -2,9 +2,6 @@ import type { Collection } from "mongodb";
 import type { Schema } from "mongoose";
 import type { Logger } from "../logger";
 
-/** How often the service deletes expired documents where the engine has no TTL indexes. */
-const SWEEP_INTERVAL_MS = 60_000;
-
 /** MongoDB's codes for "not implemented" (FerretDB v1 on `expireAfterSeconds`). */
 const NOT_IMPLEMENTED = new Set([115, 238]);
 /** An index on the same keys exists with other options (IndexOptionsConflict, IndexKeySpecsConflict). */
@@ -16,65 +13,32 @@ export interface IndexedModel {
   collection: Collection;
 }
 
-interface Expiry {
-  model: IndexedModel;
-  field: string;
-  afterSeconds: number;
-}
-
-/** Stops the expiry sweep, if the engine needed one. */
-export interface IndexMaintenance {
-  /** Collections whose expired documents the service deletes itself (none on MongoDB). */
-  sweptCollections: string[];
-  /** Deletes what has expired now; the timer calls it too. */
-  sweep(): Promise<void>;
-  stop(): void;
-}
-
 /**
  * Builds every index the models declare (mongoose's autoIndex is off, so this is the one place
- * that does) and drops the ones no model declares any more. A TTL index the engine refuses
- * becomes a plain index on the same field, and the service then deletes expired documents
- * itself with one indexed deleteMany per collection.
+ * that does) and drops the ones no model declares any more. Expiry by a TTL index is the
+ * database's housekeeping, never what a rule rests on (a session past its `expiresAt` is
+ * refused whether or not it is still stored): where the engine has no TTL indexes (the
+ * development FerretDB) the field gets a plain index and expired documents stay until deleted.
  */
-export async function ensureIndexes(
-  models: readonly IndexedModel[],
-  log: Logger,
-): Promise<IndexMaintenance> {
-  const swept: Expiry[] = [];
+export async function ensureIndexes(models: readonly IndexedModel[], log: Logger): Promise<void> {
+  const withoutExpiry: string[] = [];
   for (const model of models) {
     const declared = model.schema.indexes();
     for (const [fields, options = {}] of declared) {
-      if (!(await createIndex(model, fields, options))) {
-        swept.push({
-          model,
-          field: Object.keys(fields)[0],
-          afterSeconds: options.expireAfterSeconds as number,
-        });
-      }
+      if (!(await createIndex(model, fields, options)))
+        withoutExpiry.push(model.collection.collectionName);
     }
     await dropUndeclared(
       model,
       declared.map(([fields]) => keyOf(fields)),
     );
   }
-  const sweep = async () => {
-    for (const { model, field, afterSeconds } of swept) {
-      const cutoff = new Date(Date.now() - afterSeconds * 1000);
-      await model.collection.deleteMany({ [field]: { $lt: cutoff } });
-    }
-  };
-  const sweptCollections = swept.map(({ model }) => model.collection.collectionName);
-  if (swept.length === 0) return { sweptCollections, sweep, stop: () => undefined };
-  log.info(
-    { collections: sweptCollections, everySeconds: SWEEP_INTERVAL_MS / 1000 },
-    "the database engine has no TTL indexes; the service deletes expired documents itself",
-  );
-  const timer = setInterval(() => {
-    sweep().catch((error: unknown) => log.warn({ err: error }, "expired documents not deleted"));
-  }, SWEEP_INTERVAL_MS);
-  timer.unref();
-  return { sweptCollections, sweep, stop: () => clearInterval(timer) };
+  if (withoutExpiry.length > 0) {
+    log.info(
+      { collections: withoutExpiry },
+      "the database has no TTL indexes; expired documents stay stored (and refused)",
+    );
+  }
 }
 
 type IndexFields = Record<string, unknown>;

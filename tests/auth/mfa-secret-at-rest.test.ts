@@ -131,14 +131,16 @@ describe("TOTP secrets at rest", () => {
 });
 
 describe("file modes", () => {
-  it("the embedded engine's folder and files are its user's only", () => {
+  it("the development engine's folders and files are its user's only", () => {
     const dataDir = process.env.TEST_DATA_DIR!;
     const engineDir = path.join(dataDir, "ferretdb");
+    const launcherDir = path.join(dataDir, "dev-db");
     expect(modeOf(dataDir)).toBe(0o700);
     expect(modeOf(engineDir)).toBe(0o700);
+    expect(modeOf(launcherDir)).toBe(0o700);
     const files = filesUnder(engineDir);
     expect(files.some((file) => file.endsWith(".sqlite"))).toBe(true);
-    for (const file of [...files, path.join(dataDir, "ferretdb.log")]) {
+    for (const file of [...files, ...filesUnder(launcherDir)]) {
       expect({ file, mode: modeOf(file) & 0o077 }).toEqual({ file, mode: 0 });
     }
   });

@@ -48,6 +48,19 @@ describe("loadConfig", () => {
   it("requires JWT_SECRET in production", () => {
     expect(() => loadConfig({ NODE_ENV: "production" })).toThrow(/JWT_SECRET is required/);
   });
+
+  it("requires MONGODB_URI in production, by name: the service starts no database", () => {
+    const production = {
+      NODE_ENV: "production",
+      JWT_SECRET: "x".repeat(40),
+      DATA_KEY: Buffer.alloc(32, 1).toString("base64"),
+    };
+    expect(() => loadConfig(production)).toThrow(
+      /MONGODB_URI is required when NODE_ENV=production/,
+    );
+    const uri = "mongodb://db.example.org/?replicaSet=rs0";
+    expect(loadConfig({ ...production, MONGODB_URI: uri }).mongodbUri).toBe(uri);
+  });
 });
 
 describe("PUBLIC_URL", () => {

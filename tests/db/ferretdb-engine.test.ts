@@ -1,12 +1,13 @@
 /**
  * What the data layer relies on from its database engine, and what the embedded FerretDB
- * v1.24.2 is patched for (src/db/ferretdb-install.ts, engine/ferretdb/): reads by `_id` (one,
+ * v1.24.2 is patched for (tools/dev-db/ferretdb-patches.ts, tools/dev-db/ferretdb/): reads by `_id` (one,
  * a list, or beside a precondition) go through the `_id` index, and a conditional update is
- * atomic. On MongoDB all of this holds as released. Each FerretDB patch has a test here that
- * fails without it; to see it fail, build and serve FerretDB without that patch (id-index,
- * id-pushdown, write-lock; `all` for FerretDB as released) and run this file against it:
+ * atomic, and an update that breaks a unique index fails with MongoDB's code 11000. On MongoDB
+ * all of this holds as released. Each FerretDB patch has a test here that fails without it; to
+ * see it fail, build and serve FerretDB without that patch (id-index, id-pushdown, write-lock,
+ * duplicate-key; `all` for FerretDB as released) and run this file against it:
  *
- *   npx ts-node --transpile-only scripts/ferretdb-without.ts write-lock tests/db/ferretdb-engine
+ *   npx ts-node --transpile-only tools/dev-db/ferretdb-without.ts write-lock tests/db/ferretdb-engine
  */
 import { randomBytes } from "node:crypto";
 import { MongoClient, type Db, type Document } from "mongodb";
@@ -138,4 +139,23 @@ test("racing writes to one document all land", async () => {
   expect(stored?.count).toBe(10);
   expect([...stored!.seen].sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
   expect(Object.keys(stored!.flags).sort()).toEqual(Array.from({ length: 10 }, (_, n) => `f${n}`));
+});
+
+// duplicate-key
+test("an update that breaks a unique index fails with E11000, as an insert does", async () => {
+  const collection = db.collection<{ _id: string; email: string }>("unique");
+  await collection.createIndex({ email: 1 }, { unique: true });
+  await collection.insertMany([
+    { _id: "a", email: "a@example.org" },
+    { _id: "b", email: "b@example.org" },
+  ]);
+  const taken = { $set: { email: "a@example.org" } };
+  await expect(collection.insertOne({ _id: "c", email: "a@example.org" })).rejects.toMatchObject({
+    code: 11000,
+  });
+  await expect(collection.updateOne({ _id: "b" }, taken)).rejects.toMatchObject({ code: 11000 });
+  await expect(collection.findOneAndUpdate({ _id: "b" }, taken)).rejects.toMatchObject({
+    code: 11000,
+  });
+  expect((await collection.findOne({ _id: "b" }))?.email).toBe("b@example.org");
 });

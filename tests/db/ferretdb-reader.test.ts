@@ -1,8 +1,8 @@
 /**
  * The one-pass document reader the embedded FerretDB is built with (patch `fast-reader` of
- * src/db/ferretdb-install.ts) is kept for speed alone, so it may never read a stored document
+ * tools/dev-db/ferretdb-patches.ts) is kept for speed alone, so it may never read a stored document
  * differently from FerretDB's own reader. Its Go test
- * (engine/ferretdb/internal/handler/sjson/fast_reader_test.go) compares the two on a corpus of
+ * (tools/dev-db/ferretdb/internal/handler/sjson/fast_reader_test.go) compares the two on a corpus of
  * every type FerretDB stores and on what a fuzzer derives from it; this runs that test, with
  * FerretDB's own tests of the package, on the patched source the binary is built from.
  *
@@ -13,8 +13,8 @@ import { execFile } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
-import { findExecutable } from "../../src/db/executables";
-import { withFerretdbSource } from "../../src/db/ferretdb-install";
+import { findExecutable } from "../../tools/dev-db/executables";
+import { withFerretdbSource } from "../../tools/dev-db/ferretdb-build";
 
 const run = promisify(execFile);
 

@@ -2,8 +2,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { MongoClient, type Db } from "mongodb";
-import { startEngine, type Engine } from "../../src/db/engine";
-import { findExecutable } from "../../src/db/executables";
+import { startEngine, type DevEngine as Engine } from "../../tools/dev-db/engine";
+import { findExecutable } from "../../tools/dev-db/executables";
 import {
   OLD_ADMIN,
   OLD_COUNTS,

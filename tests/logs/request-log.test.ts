@@ -5,7 +5,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { bearer, buildUser } from "../support/factories";
-import { TcpProxy } from "../support/tcp-proxy";
+import { engineTarget, TcpProxy } from "../support/tcp-proxy";
 import { startTestApp, type TestApp } from "../support/test-app";
 
 /** A request line with its ids, method, path, status, caller and address fits well in this. */
@@ -15,8 +15,7 @@ let proxy: TcpProxy;
 let app: TestApp;
 
 beforeAll(async () => {
-  const engine = new URL(process.env.TEST_MONGODB_URI!);
-  proxy = await TcpProxy.start({ host: engine.hostname, port: Number(engine.port) });
+  proxy = await TcpProxy.start(engineTarget(process.env.TEST_MONGODB_URI!));
   app = await startTestApp({}, `mongodb://127.0.0.1:${proxy.port}`);
 });
 afterAll(async () => {

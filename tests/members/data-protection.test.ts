@@ -135,6 +135,7 @@ describe("configuration", () => {
     JWT_SECRET: "x".repeat(40),
     SMTP_URL: "smtp://127.0.0.1:9",
     ALLOW_INSECURE_HTTP: "true",
+    MONGODB_URI: "mongodb://db.example.org",
   };
 
   it("requires DATA_KEY in production and names a malformed one", () => {

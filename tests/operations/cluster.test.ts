@@ -6,6 +6,7 @@ import { bearer, buildUser } from "../support/factories";
 import { TestMailbox } from "../support/mailbox";
 import {
   factoryApp,
+  logLines,
   probe,
   serviceEnv,
   sleep,
@@ -15,9 +16,10 @@ import {
 } from "../resilience/service-process";
 
 /*
- * WORKERS=2: src/main.ts as a node:cluster primary over two workers, on an embedded engine of
- * its own (its own data directory, no MONGODB_URI), so the primary is the one that starts it.
- * The process tree is read from /proc (Linux), as an operator would with ps.
+ * WORKERS=2 as `npm start` runs it: the development launcher (tools/dev-db/start.ts) starts an
+ * engine of its own (its own data directory, no MONGODB_URI) and runs src/main.ts's node:cluster
+ * primary in its process; the two workers connect to that engine. The process tree is read
+ * from /proc (Linux), as an operator would with ps.
  */
 
 const API = "/api/v1";
@@ -42,9 +44,10 @@ beforeAll(async () => {
       // Request lines name the worker that answered: that is how the test sees who served.
       LOG_LEVEL: "info",
     }),
+    "launcher",
   );
   // Health answers as soon as one worker listens; the other may still be starting.
-  await waitFor(() => logLines("service listening").length === WORKERS, 30_000);
+  await waitFor(() => logLines(service!, "service listening").length === WORKERS, 30_000);
 }, 90_000);
 
 afterAll(async () => {
@@ -82,7 +85,7 @@ function processes(): Proc[] {
 function workerPids(): number[] {
   const primary = service!.child.pid;
   return processes()
-    .filter((p) => p.ppid === primary && p.cmdline.includes("src/main.ts"))
+    .filter((p) => p.ppid === primary && p.cmdline.includes("tools/dev-db/start.ts"))
     .map((p) => p.pid);
 }
 
@@ -98,21 +101,6 @@ function killQuietly(pid: number): void {
   } catch {
     // already gone
   }
-}
-
-/** The service's JSON log lines with this message. */
-function logLines(msg: string): Record<string, unknown>[] {
-  return service!
-    .output()
-    .split("\n")
-    .flatMap((line) => {
-      try {
-        return [JSON.parse(line) as Record<string, unknown>];
-      } catch {
-        return [];
-      }
-    })
-    .filter((entry) => entry.msg === msg);
 }
 
 async function waitFor(condition: () => boolean, timeoutMs: number): Promise<void> {
@@ -144,7 +132,7 @@ async function send(
   // A response can reach us before its worker's log line reaches the primary's stdout. The
   // line's own id is the service's; ours is logged beside it.
   const answeredBy = () =>
-    logLines("request completed").filter((line) =>
+    logLines(service!, "request completed").filter((line) =>
       ids.includes((line.req as { clientRequestId?: string } | undefined)?.clientRequestId ?? ""),
     );
   await waitFor(() => answeredBy().length === count, 5_000);
@@ -158,7 +146,7 @@ async function send(
 describe("the service as a cluster of WORKERS=2", () => {
   it("runs two workers under the primary, and both answer requests", async () => {
     expect(workerPids()).toHaveLength(WORKERS);
-    expect(logLines("cluster primary started")).toEqual([
+    expect(logLines(service!, "cluster primary started")).toEqual([
       expect.objectContaining({ workers: WORKERS }),
     ]);
     const { statuses, workers } = await send(40, "/health");
@@ -179,9 +167,8 @@ describe("the service as a cluster of WORKERS=2", () => {
     const engines = processesMentioning(dataDir);
     expect(engines).toHaveLength(1);
     expect(engines[0].ppid).toBe(service!.child.pid);
-    expect(service!.output().match(/listening on mongodb:\/\//g)).toHaveLength(1);
-    const listening = logLines("service listening");
-    expect(listening.map((line) => line.engine)).toEqual(Array(WORKERS).fill("external"));
+    expect(service!.output().match(/(mongod|ferretdb) listening on /g)).toHaveLength(1);
+    expect(logLines(service!, "service listening")).toHaveLength(WORKERS);
   });
 
   it("replaces a worker killed with SIGKILL and keeps answering", async () => {
@@ -192,7 +179,7 @@ describe("the service as a cluster of WORKERS=2", () => {
     await waitFor(() => workerPids().length === WORKERS, 5_000);
     expect(workerPids()).toContain(survivor);
     expect(workerPids()).not.toContain(victim);
-    expect(logLines("worker died unexpectedly; forking a replacement")).toEqual([
+    expect(logLines(service!, "worker died unexpectedly; forking a replacement")).toEqual([
       expect.objectContaining({ pid: victim, signal: "SIGKILL" }),
     ]);
     // While the replacement is still starting, the survivor answers everything.
@@ -200,8 +187,8 @@ describe("the service as a cluster of WORKERS=2", () => {
     expect(during.statuses).toEqual(Array(20).fill(200));
 
     // The replacement starts like the others did, then takes its share of the requests.
-    await waitFor(() => logLines("service listening").length === WORKERS + 1, 30_000);
-    const replacement = logLines("service listening")[WORKERS].worker;
+    await waitFor(() => logLines(service!, "service listening").length === WORKERS + 1, 30_000);
+    const replacement = logLines(service!, "service listening")[WORKERS].worker;
     const after = await send(20, "/health");
     expect(after.statuses).toEqual(Array(20).fill(200));
     expect(after.workers.size).toBe(WORKERS);
@@ -222,6 +209,6 @@ describe("the service as a cluster of WORKERS=2", () => {
     expect(children.filter((pid) => !isGone(pid))).toEqual([]);
     expect(processesMentioning(dataDir)).toEqual([]);
     // Each worker drained and said so, then the primary; the pipe may still hold the last lines.
-    await waitFor(() => logLines("stopped").length === WORKERS + 1, 2_000);
+    await waitFor(() => logLines(service!, "stopped").length === WORKERS + 1, 2_000);
   }, 30_000);
 });

@@ -1,6 +1,6 @@
 import pino from "pino";
 import puppeteer, { type Browser, type Page } from "puppeteer-core";
-import { findExecutable } from "../../src/db/executables";
+import { findExecutable } from "../../tools/dev-db/executables";
 import { startMockServer } from "../../src/mock/mock-server";
 import { buildUser, type TestUser } from "../support/factories";
 import { startTestApp, type TestApp } from "../support/test-app";

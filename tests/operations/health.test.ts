@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { startEngine, type Engine } from "../../src/db/engine";
+import { startEngine, type DevEngine as Engine } from "../../tools/dev-db/engine";
 import { startTestApp, type TestApp } from "../support/test-app";
 
 // This file kills its database, so it has an engine of its own rather than the run's.

@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
-import { freePort } from "../../src/db/engine";
+import { freePort } from "../support/free-port";
 import { TEST_JWT_SECRET } from "../support/test-app";
 
 const root = path.join(__dirname, "..", "..");

@@ -4,7 +4,7 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { startEngine, type Engine } from "../../src/db/engine";
+import { startEngine, type DevEngine as Engine } from "../../tools/dev-db/engine";
 import { toErrorResponse } from "../../src/errors/error-mapper";
 import { BOOTSTRAP_ADMIN, buildUser, login } from "../support/factories";
 import { TestMailbox } from "../support/mailbox";
@@ -20,9 +20,8 @@ import {
 } from "./service-process";
 
 /*
- * Issue 6: the database engine dies in the middle of mixed traffic to a separate service
- * process and comes back. The engine is this file's own (it is killed), as in
- * tests/operations/health.test.ts.
+ * The database dies in the middle of mixed traffic to a separate service process and comes
+ * back. The engine is this file's own (it is stopped), as in tests/operations/health.test.ts.
  */
 
 const API = "/api/v1";
@@ -160,9 +159,9 @@ const describeOutcome = (o: Outcome) =>
  * Faults this test found, all fixed; each stays covered here:
  * - the driver passed a raw EPIPE on when the engine closed its sockets (500 → 503, last test);
  * - FerretDB's "context canceled" for a query it cancels as it shuts down (500 → 503);
- * - the driver's monitor stuck for good on a socket the engine destroyed, so the service
- *   answered 503 until restarted (now src/db/connection-watchdog.ts; tests/db/connection-
- *   watchdog.test.ts reproduces it deterministically).
+ * - the driver's monitor stuck on a socket the engine destroyed, so the service answered 503
+ *   long after the engine was back (now bounded by the driver's time-outs of
+ *   src/db/connection.ts; tests/db/lost-database.test.ts reproduces it deterministically).
  */
 
 /** GET by id of a created branch or office on `baseUrl`; "" when it reads back as written. */

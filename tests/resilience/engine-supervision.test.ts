@@ -1,13 +1,14 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { BOOTSTRAP_ADMIN, login } from "../support/factories";
 import { TestMailbox } from "../support/mailbox";
 import { TEST_JWT_SECRET } from "../support/test-app";
 import {
+  enginePid,
   factoryApp,
+  logLines,
   probe,
   serviceEnv,
   sleep,
@@ -17,13 +18,14 @@ import {
 } from "./service-process";
 
 /*
- * The service runs its own embedded engine (its own data directory, no MONGODB_URI) and the
- * engine is SIGKILLed under a write load: the service must restart it and recover by itself,
- * as a single process and as a cluster primary (which owns the engine there).
+ * `npm start`'s launcher runs the development engine (its own data directory, no MONGODB_URI)
+ * and the engine is SIGKILLed under a write load: the launcher must restart it and the service
+ * recover by itself, as a single process and as a cluster primary (the launcher's process).
  *
  * A restart is quick enough that requests meanwhile just wait for the engine; so that the
- * outage is long enough to be seen, the test holds the engine's port for a while after the
- * kill, which also makes the restarts tried meanwhile fail and be retried.
+ * outage is long enough to be seen, the test holds the engine's socket path for a while after
+ * the kill (a plain file there), which also makes the restarts tried meanwhile fail and be
+ * retried.
  */
 
 const API = "/api/v1";
@@ -32,8 +34,8 @@ const WRITERS = 4;
 const MAX_WRITES = 3_000;
 const REQUEST_TIMEOUT_MS = 10_000;
 const DOWN_BOUND_MS = 5_000;
-/** How long the port is held after the kill: the restarts tried meanwhile fail. */
-const HOLD_PORT_MS = 1_500;
+/** How long the socket path is held after the kill: the restarts tried meanwhile fail. */
+const HOLD_SOCKET_MS = 1_500;
 /** From the kill to health 200: the hold, a retry delay of a few seconds at most, the start. */
 const RECOVERY_BOUND_MS = 20_000;
 
@@ -41,60 +43,23 @@ interface Write extends Probe {
   title: string;
 }
 
-/** The service's JSON log lines whose message matches. */
-function logLines(service: ServiceProcess, msg: RegExp): Record<string, unknown>[] {
-  return service
-    .output()
-    .split("\n")
-    .flatMap((line) => {
-      try {
-        return [JSON.parse(line) as Record<string, unknown>];
-      } catch {
-        return [];
-      }
-    })
-    .filter((entry) => typeof entry.msg === "string" && msg.test(entry.msg));
-}
-
-/** The pid of the engine the service launched last, from its "<kind> started|restarted (pid N)". */
-function enginePid(service: ServiceProcess): number {
-  const lines = logLines(service, /^(mongod|ferretdb) (started|restarted) \(pid \d+\)$/);
-  const pid = lines.at(-1)?.enginePid;
-  if (typeof pid !== "number") throw new Error(`no engine pid logged:\n${service.output()}`);
-  return pid;
-}
-
-/** The engine's port, from its "<kind> listening on mongodb://127.0.0.1:<port> ..." line. */
-function enginePort(service: ServiceProcess): number {
+/** The engine's socket, from its "<kind> listening on <socket path> ..." line. */
+function engineSocket(service: ServiceProcess): string {
   const line = logLines(service, /^(mongod|ferretdb) listening on /).at(0);
-  const port = /127\.0\.0\.1:(\d+)/.exec(String(line?.msg))?.[1];
-  if (!port) throw new Error(`no engine port logged:\n${service.output()}`);
-  return Number(port);
+  const socket = /listening on (\S+\.sock) /.exec(String(line?.msg))?.[1];
+  if (!socket) throw new Error(`no engine socket logged:\n${service.output()}`);
+  return socket;
 }
 
 /**
- * Listens on `port` as soon as the killed engine has let it go (a relaunch comes 0.25 s after
- * the exit at the earliest); every connection is reset at once, as a dead port would be.
+ * Puts a plain file where the killed engine's socket was: the launcher clears away a stale
+ * socket before each restart, but not a file, so a restart cannot listen there until it goes.
  */
-async function holdPort(port: number): Promise<net.Server> {
-  const deadline = Date.now() + 200;
-  for (;;) {
-    const server = net.createServer((socket) => socket.resetAndDestroy());
-    try {
-      await new Promise<void>((resolve, reject) => {
-        server.once("error", reject);
-        server.listen(port, "127.0.0.1", resolve);
-      });
-      return server;
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await sleep(2);
-    }
-  }
+function holdSocket(socket: string): () => void {
+  fs.rmSync(socket, { force: true });
+  fs.writeFileSync(socket, "held by the test");
+  return () => fs.rmSync(socket, { force: true });
 }
-
-const release = (server: net.Server) =>
-  new Promise<void>((resolve) => server.close(() => resolve()));
 
 const isAlive = (pid: number) => {
   try {
@@ -170,6 +135,7 @@ describe.each([
         // The engine's pid is in an info line.
         LOG_LEVEL: "info",
       }),
+      "launcher",
     );
     token = (
       await login(factoryApp(service, mail), BOOTSTRAP_ADMIN.email, BOOTSTRAP_ADMIN.password)
@@ -180,10 +146,10 @@ describe.each([
       killedPid = enginePid(service);
       killedAt = Date.now();
       process.kill(killedPid, "SIGKILL");
-      const held = await holdPort(enginePort(service));
+      const release = holdSocket(engineSocket(service));
       down = await waitForHealth(service, 503, DOWN_BOUND_MS);
-      await sleep(HOLD_PORT_MS - (Date.now() - killedAt));
-      await release(held);
+      await sleep(HOLD_SOCKET_MS - (Date.now() - killedAt));
+      release();
       up = await waitForHealth(service, 200, RECOVERY_BOUND_MS);
       await sleep(1_500);
     } finally {
@@ -208,12 +174,12 @@ describe.each([
     expect(up.startedAt + up.ms - killedAt).toBeLessThan(RECOVERY_BOUND_MS);
   });
 
-  it("logs the exit, the failed restarts and the restart on the same port, with pids and no secrets", () => {
+  it("logs the exit, the failed restarts and the restart on the same socket, with pids and no secrets", () => {
     const exits = logLines(service, /exited unexpectedly; restarting$/);
     expect(exits).toEqual([
       expect.objectContaining({ level: 50, enginePid: killedPid, signal: "SIGKILL" }),
     ]);
-    // The port was held: the retries waited longer and longer.
+    // The socket path was held: the retries waited longer and longer.
     const retries = logLines(service, /failed to restart; retrying$/).map((l) => l.retryInMs);
     expect(retries.length).toBeGreaterThan(0);
     expect(retries).toEqual([500, 1_000, 2_000, 4_000].slice(0, retries.length));

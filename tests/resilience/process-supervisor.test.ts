@@ -5,12 +5,12 @@
  */
 import { spawn } from "node:child_process";
 import net from "node:net";
-import { freePort } from "../../src/db/engine";
+import { freePort } from "../support/free-port";
 import {
   ProcessSupervisor,
   type Backoff,
   type EngineLogLevel,
-} from "../../src/db/engine-supervisor";
+} from "../../tools/dev-db/supervisor";
 
 const BACKOFF: Backoff = { initialMs: 100, maxMs: 400, stableAfterMs: 1_000 };
 const WAIT_BOUND_MS = 10_000;

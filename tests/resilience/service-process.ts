@@ -3,18 +3,29 @@ import http from "node:http";
 import path from "node:path";
 import { MongoClient } from "mongodb";
 import supertest from "supertest";
-import { freePort } from "../../src/db/engine";
+import { freePort } from "../support/free-port";
 import { BOOTSTRAP_ADMIN } from "../support/factories";
 import type { TestMailbox } from "../support/mailbox";
 import { RELAXED_LIMITS, TEST_JWT_SECRET, type TestApp } from "../support/test-app";
 
 /*
  * The service as operators run it: `src/main.ts` in a process of its own (through ts-node, as
- * tests/operations/shutdown.test.ts does), configured only through its environment.
+ * tests/operations/shutdown.test.ts does), configured only through its environment; or as
+ * `npm start` runs it, through the development launcher (tools/dev-db/start.ts), which starts
+ * a database in DATA_DIR when MONGODB_URI is empty.
  */
 
+/** Which entry point a test spawns. */
+export type Entry = "service" | "launcher";
+
+const ENTRIES: Record<Entry, string> = {
+  service: "src/main.ts",
+  launcher: "tools/dev-db/start.ts",
+};
+
 const root = path.join(__dirname, "..", "..");
-const START_TIMEOUT_MS = 30_000;
+/** Generous: a loaded machine compiles the service (ts-node) slowly. */
+const START_TIMEOUT_MS = 90_000;
 const STOP_GRACE_MS = 10_000;
 
 export interface ServiceProcess {
@@ -53,16 +64,19 @@ export function serviceEnv(overrides: Record<string, string>): Record<string, st
 /**
  * Spawns the service with `env` (on top of this process's environment) on a free port and
  * waits until /api/v1/health answers 200. Rejects, with what the process printed, if it exits
- * or is not healthy within 30 s; the process is killed in that case.
+ * or is not healthy within 90 s; the process is killed in that case.
  */
-export async function startServiceProcess(env: Record<string, string>): Promise<ServiceProcess> {
+export async function startServiceProcess(
+  env: Record<string, string>,
+  entry: Entry = "service",
+): Promise<ServiceProcess> {
   for (let attempt = 1; ; attempt += 1) {
     const port = await freePort();
     try {
-      return await startServiceProcessOn(port, env);
+      return await startServiceProcessOn(port, env, entry);
     } catch (error) {
-      // The port was free when chosen, but another process (an engine started meanwhile by
-      // this or a parallel test) may take it before the service binds it: choose another.
+      // The port was free when chosen, but another process (a parallel test's) may take it
+      // before the service binds it: choose another.
       const taken = String(error).includes(`EADDRINUSE 127.0.0.1:${port}`);
       if (!taken || attempt === 3) throw error;
     }
@@ -72,8 +86,10 @@ export async function startServiceProcess(env: Record<string, string>): Promise<
 async function startServiceProcessOn(
   port: number,
   env: Record<string, string>,
+  entry: Entry,
 ): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", "src/main.ts"], {
+  const args = ["-r", "ts-node/register/transpile-only", ENTRIES[entry]];
+  const child = spawn(process.execPath, args, {
     cwd: root,
     env: { ...process.env, ...env, PORT: String(port) },
     stdio: ["ignore", "pipe", "pipe"],
@@ -113,6 +129,30 @@ async function startServiceProcessOn(
   throw new Error(
     `the service on port ${port} did not become healthy (exit ${String(child.exitCode)}):\n${output}`,
   );
+}
+
+/** The process's JSON log lines whose message is `msg` (a string) or matches it (a pattern). */
+export function logLines(service: ServiceProcess, msg: RegExp | string): Record<string, unknown>[] {
+  const matches = (text: string) => (typeof msg === "string" ? text === msg : msg.test(text));
+  return service
+    .output()
+    .split("\n")
+    .flatMap((line) => {
+      try {
+        return [JSON.parse(line) as Record<string, unknown>];
+      } catch {
+        return [];
+      }
+    })
+    .filter((entry) => typeof entry.msg === "string" && matches(entry.msg));
+}
+
+/** The pid of the engine a launcher started last, from its "<kind> started|restarted (pid N)". */
+export function enginePid(service: ServiceProcess): number {
+  const lines = logLines(service, /^(mongod|ferretdb) (started|restarted) \(pid \d+\)$/);
+  const pid = lines.at(-1)?.enginePid;
+  if (typeof pid !== "number") throw new Error(`no engine pid logged:\n${service.output()}`);
+  return pid;
 }
 
 /** Stops every process given, in parallel, whatever state each is in. */

@@ -1,8 +1,19 @@
 import net from "node:net";
 
+/** Where the engine at `uri` listens: its Unix socket (a development engine) or host and port. */
+export type EngineTarget = { path: string } | { host: string; port: number };
+
+export function engineTarget(uri: string): EngineTarget {
+  const host = decodeURIComponent(/^mongodb:\/\/(?:[^@/]*@)?([^/?]+)/.exec(uri)?.[1] ?? "");
+  if (host.endsWith(".sock")) return { path: host };
+  const url = new URL(uri);
+  return { host: url.hostname, port: Number(url.port || 27017) };
+}
+
 /**
  * A TCP proxy in front of the database engine that a test can break the way networks break:
- * cut every open connection, or accept new ones and never answer (a black hole).
+ * cut every open connection, silence them (a server that stops answering without closing
+ * anything), or accept new ones and never answer (a black hole).
  */
 export class TcpProxy {
   private mode: "forward" | "blackhole" = "forward";
@@ -10,7 +21,7 @@ export class TcpProxy {
 
   private readonly server: net.Server;
 
-  private constructor(target: { host: string; port: number }) {
+  private constructor(target: EngineTarget) {
     this.server = net.createServer((client) => this.accept(client, target));
   }
 
@@ -18,7 +29,7 @@ export class TcpProxy {
     return (this.server.address() as net.AddressInfo).port;
   }
 
-  static async start(target: { host: string; port: number }): Promise<TcpProxy> {
+  static async start(target: EngineTarget): Promise<TcpProxy> {
     const proxy = new TcpProxy(target);
     await new Promise<void>((resolve) => proxy.server.listen(0, "127.0.0.1", resolve));
     return proxy;
@@ -32,6 +43,14 @@ export class TcpProxy {
   /** New connections from now on reach the engine again (black-holed ones stay silent). */
   forward(): void {
     this.mode = "forward";
+  }
+
+  /** Every connection open now stops carrying bytes either way, and stays open. */
+  silenceAll(): void {
+    for (const socket of this.sockets) {
+      socket.unpipe();
+      socket.pause();
+    }
   }
 
   /** Every connection open now is reset, as when the engine or a middlebox drops them. */
@@ -50,13 +69,13 @@ export class TcpProxy {
     socket.on("close", () => this.sockets.delete(socket));
   }
 
-  private accept(client: net.Socket, target: { host: string; port: number }): void {
+  private accept(client: net.Socket, target: EngineTarget): void {
     this.track(client);
     if (this.mode === "blackhole") {
       client.pause();
       return;
     }
-    const upstream = net.connect(target.port, target.host);
+    const upstream = net.connect(target);
     this.track(upstream);
     client.pipe(upstream);
     upstream.pipe(client);

@@ -96,6 +96,7 @@ export async function startTestApp(
     PORT: "0",
     HOST: "127.0.0.1",
     JWT_SECRET: TEST_JWT_SECRET,
+    MONGODB_URI: uri,
     DATA_DIR: process.env.TEST_DATA_DIR ?? "data",
     DB_NAME: `t_${testFile.replace(/\W/g, "_").slice(0, 40)}_${randomBytes(3).toString("hex")}`,
     BCRYPT_COST: "4",

@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { startEngine, type Engine } from "../../src/db/engine";
+import { startEngine, type DevEngine as Engine } from "../../tools/dev-db/engine";
 import {
   bearer,
   loginBootstrapAdmin,

@@ -1,7 +1,7 @@
-/** The patches the embedded FerretDB is built with (applied by ferretdb-install.ts). */
+/** The patches the embedded FerretDB is built with (applied by ferretdb-build.ts). */
 
 /**
- * A change to FerretDB's source. `files` are Go files of engine/ferretdb, which mirrors
+ * A change to FerretDB's source. `files` are Go files of tools/dev-db/ferretdb, which mirrors
  * FerretDB's tree: each is copied to the same path there. An edit's `from` must occur exactly
  * once in its file, so a FerretDB release that moved the code fails the build loudly.
  */
@@ -11,7 +11,7 @@ export interface Patch {
   edits: { file: string; from: string; to: string }[];
 }
 
-export type PatchName = "id-index" | "id-pushdown" | "write-lock" | "fast-reader";
+export type PatchName = "id-index" | "id-pushdown" | "write-lock" | "duplicate-key" | "fast-reader";
 
 /**
  * The changes the service's behaviour rests on, each with a test in
@@ -37,7 +37,7 @@ export const PATCHES: Patch[] = [
   },
   {
     // `{_id: {$in: [...]}}` and `_id` beside a conditional update's precondition through the
-    // same index (engine/ferretdb/internal/backends/sqlite/id_pushdown.go).
+    // same index (tools/dev-db/ferretdb/internal/backends/sqlite/id_pushdown.go).
     name: "id-pushdown",
     files: ["internal/backends/sqlite/id_pushdown.go"],
     edits: ["whereClause =", "filterPushdown = true"].map((firstLine) => ({
@@ -56,7 +56,7 @@ export const PATCHES: Patch[] = [
   },
   {
     // The write commands of one collection one at a time
-    // (engine/ferretdb/internal/handler/write_lock.go): FerretDB v1 reads a document, changes
+    // (tools/dev-db/ferretdb/internal/handler/write_lock.go): FerretDB v1 reads a document, changes
     // it and writes it back with nothing held in between, so two conditional updates racing
     // on one document both succeeded and concurrent updates lost each other's changes.
     name: "write-lock",
@@ -71,9 +71,32 @@ export const PATCHES: Patch[] = [
     }),
   },
   {
+    // An update that breaks a unique index fails in SQLite as a constraint violation, which
+    // FerretDB reports as an InternalError carrying SQLite's text; its inserts already map the
+    // same violation to E11000. Mapped the same way for updates, so a client sees MongoDB's
+    // code 11000 from updateOne and findAndModify alike.
+    name: "duplicate-key",
+    files: [],
+    edits: [
+      {
+        file: "internal/backends/sqlite/collection.go",
+        from:
+          "r, err := tx.ExecContext(ctx, q, string(b), arg)\n\t\t\tif err != nil {\n" +
+          "\t\t\t\treturn lazyerrors.Error(err)\n",
+        to:
+          "r, err := tx.ExecContext(ctx, q, string(b), arg)\n\t\t\tif err != nil {\n" +
+          "\t\t\t\tvar se *sqlite3.Error\n" +
+          "\t\t\t\tif errors.As(err, &se) && se.Code() == sqlite3lib.SQLITE_CONSTRAINT_UNIQUE {\n" +
+          "\t\t\t\t\treturn backends.NewError(backends.ErrorCodeInsertDuplicateID, err)\n" +
+          "\t\t\t\t}\n\n" +
+          "\t\t\t\treturn lazyerrors.Error(err)\n",
+      },
+    ],
+  },
+  {
     // Speed alone: FerretDB's reader of stored documents decodes every value several times
     // over, and a filter SQLite is not handed reads the whole collection through it. The
-    // one-pass reader (engine/ferretdb/internal/handler/sjson/fast_reader.go) answers first and
+    // one-pass reader (tools/dev-db/ferretdb/internal/handler/sjson/fast_reader.go) answers first and
     // leaves what it is unsure of to FerretDB's, kept callable as stockUnmarshal so that
     // fast_reader_test.go holds the two to the same answers (tests/db/ferretdb-reader.test.ts
     // runs it; bench/ferretdb-reader.ts measures the gain).

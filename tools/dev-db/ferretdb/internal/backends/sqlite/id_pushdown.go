@@ -1,4 +1,4 @@
-// Added to FerretDB v1's SQLite backend (package sqlite) by src/db/ferretdb-install.ts.
+// Added to FerretDB v1's SQLite backend (package sqlite) by tools/dev-db/ferretdb-build.ts.
 //
 // FerretDB v1 hands SQLite a filter only when it is exactly `{_id: <string or ObjectID>}`; any
 // other filter reads the whole table and is applied in Go. Two more shapes the service relies

@@ -1,4 +1,4 @@
-// Added to FerretDB v1's storage format (package sjson) by src/db/ferretdb-install.ts, with
+// Added to FerretDB v1's storage format (package sjson) by tools/dev-db/ferretdb-build.ts, with
 // fast_reader.go; run by tests/db/ferretdb-reader.test.ts.
 //
 // The one-pass reader is kept for speed alone, so it must never change what is read: for every

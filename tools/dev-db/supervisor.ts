@@ -1,5 +1,4 @@
 import type { ChildProcess } from "node:child_process";
-import type { Logger } from "../logger";
 
 export type EngineLogLevel = "info" | "warn" | "error";
 
@@ -11,7 +10,9 @@ export type EngineLog = (
 ) => void;
 
 /** An EngineLog writing pino lines at the level each event asks for. */
-export function engineLogTo(logger: Pick<Logger, EngineLogLevel>): EngineLog {
+export function engineLogTo(
+  logger: Record<EngineLogLevel, (fields: object, message: string) => void>,
+): EngineLog {
   return (message, fields = {}, level = "info") => logger[level](fields, message);
 }
 

@@ -1,4 +1,4 @@
-// Added to FerretDB v1's storage format (package sjson) by src/db/ferretdb-install.ts, which
+// Added to FerretDB v1's storage format (package sjson) by tools/dev-db/ferretdb-build.ts, which
 // also renames FerretDB's own Unmarshal to stockUnmarshal and puts one that tries
 // fastUnmarshal first in its place.
 //

@@ -16,55 +16,49 @@ const MODULE = "github.com/FerretDB/FerretDB";
 const VERSIONS = ["v1.24.2", "v1.24.1", "v1.24.0", "v1.23.1", "v1.23.0"];
 
 /**
- * Names what a binary was built with (all patches but `without`); a binary of another recipe
- * is rebuilt. The digest covers the edits and the added files, so changing either rebuilds on
- * the next start.
+ * Names what a binary is built from (the versions tried, the patches but `without`, their
+ * edits and added files): a binary is cached under this digest, so changing a patch builds
+ * anew on the next start and a checkout of another branch finds its own build.
  */
 export function ferretdbRecipe(without: readonly PatchName[] = []): string {
   const patches = PATCHES.filter((patch) => !without.includes(patch.name));
-  const digest = crypto.createHash("sha256").update(JSON.stringify(patches));
+  const digest = crypto.createHash("sha256").update(JSON.stringify({ VERSIONS, patches }));
   for (const patch of patches) {
     for (const file of patch.files) digest.update(fs.readFileSync(patchFilePath(file)));
   }
-  const names = patches.map((patch) => patch.name).join(", ");
-  return `v1 + ${names}, ${digest.digest("hex").slice(0, 16)}`;
+  return digest.digest("hex").slice(0, 16);
 }
 
 function patchFilePath(file: string): string {
-  return path.join(projectRoot(), "engine", "ferretdb", file);
+  return path.join(projectRoot(), "tools", "dev-db", "ferretdb", file);
 }
 
-export function ferretdbToolPath(): string {
-  return path.join(projectRoot(), ".tools", "bin", "ferretdb");
+/**
+ * The machine's cache of built engines, outside any clone: a fresh clone (as CI makes) finds
+ * the binary an earlier one built, and `git clean` does not throw it away.
+ */
+export function devDbCacheDir(): string {
+  const base = process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache");
+  return path.join(base, "chaplaincy-dev-db");
 }
 
-function recipePath(): string {
-  return `${ferretdbToolPath()}.recipe`;
+/** Where the binary of today's recipe lives once built. */
+export function ferretdbCachePath(): string {
+  return path.join(devDbCacheDir(), ferretdbRecipe(), "ferretdb");
 }
 
-/** An already-built binary: the project's own (if built by this recipe), then PATH. */
+/** The binary of today's recipe, if this machine has built it. */
 export function findFerretdb(): string | undefined {
-  const local = ferretdbToolPath();
-  if (fs.existsSync(local) && readRecipe() === ferretdbRecipe()) return local;
-  if (fs.existsSync(local)) return undefined;
-  return findExecutable("ferretdb");
-}
-
-function readRecipe(): string | undefined {
-  try {
-    return fs.readFileSync(recipePath(), "utf8").trim();
-  } catch {
-    return undefined;
-  }
+  const cached = ferretdbCachePath();
+  return fs.existsSync(cached) ? cached : undefined;
 }
 
 type Log = (message: string) => void;
 
-/** Builds FerretDB v1 with every patch into .tools/bin and stamps it with the recipe. */
+/** Builds FerretDB v1 with every patch into the machine's cache (once per recipe). */
 export async function installFerretdb(log: Log): Promise<string> {
-  const target = ferretdbToolPath();
+  const target = ferretdbCachePath();
   await buildFerretdb({ target, without: [] }, log);
-  fs.writeFileSync(recipePath(), `${ferretdbRecipe()}\n`);
   return target;
 }
 

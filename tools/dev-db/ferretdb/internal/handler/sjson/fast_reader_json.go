@@ -1,4 +1,4 @@
-// Added to FerretDB v1's storage format (package sjson) by src/db/ferretdb-install.ts: the
+// Added to FerretDB v1's storage format (package sjson) by tools/dev-db/ferretdb-build.ts: the
 // JSON tokens fast_reader.go reads, as strictly as encoding/json reads them.
 
 package sjson

@@ -1,4 +1,4 @@
-// Added to FerretDB v1's storage format (package sjson) by src/db/ferretdb-install.ts: the
+// Added to FerretDB v1's storage format (package sjson) by tools/dev-db/ferretdb-build.ts: the
 // schemas of fast_reader.go, parsed once per distinct text and kept.
 
 package sjson

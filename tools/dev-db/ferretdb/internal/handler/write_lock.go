@@ -1,4 +1,4 @@
-// Added to FerretDB v1's command handler (package handler) by src/db/ferretdb-install.ts.
+// Added to FerretDB v1's command handler (package handler) by tools/dev-db/ferretdb-build.ts.
 //
 // FerretDB v1 runs an update as "read the matching documents, change them in Go, write each
 // one back whole", with nothing held between the read and the write. Two writes to one

@@ -1,8 +1,8 @@
 /**
  * Shows what a FerretDB patch is for: builds FerretDB without it into a folder of its own
- * (never .tools/, which other runs use), serves it, and runs jest against it.
+ * (never the machine's cache, which other runs use), serves it, and runs jest against it.
  *
- *   npx ts-node --transpile-only scripts/ferretdb-without.ts <patch,...|all> [jest arguments]
+ *   npx ts-node --transpile-only tools/dev-db/ferretdb-without.ts <patch,...|all> [jest args]
  *
  * `all` builds FerretDB as released. A test of what the patch changes should then fail.
  */
@@ -11,8 +11,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { MongoClient } from "mongodb";
-import { freePort } from "../src/db/engine";
-import { buildFerretdb, PATCH_NAMES, type PatchName } from "../src/db/ferretdb-install";
+import { buildFerretdb, PATCH_NAMES, type PatchName } from "./ferretdb-build";
 
 async function main(): Promise<number> {
   const [names = "", ...jestArgs] = process.argv.slice(2);
@@ -28,17 +27,18 @@ async function main(): Promise<number> {
 
   fs.mkdirSync(path.join(dir, "sqlite"));
   fs.mkdirSync(path.join(dir, "state"));
-  const port = await freePort();
-  const uri = `mongodb://127.0.0.1:${port}/`;
+  const socketPath = path.join(dir, "engine.sock");
+  const uri = `mongodb://${encodeURIComponent(socketPath)}/`;
   const engine = spawn(
     binary,
     [
       "--handler=sqlite",
       `--sqlite-url=file:${dir}/sqlite/`,
-      `--listen-addr=127.0.0.1:${port}`,
+      "--listen-addr=",
+      `--listen-unix=${socketPath}`,
       `--state-dir=${dir}/state`,
       "--telemetry=disable",
-      `--debug-addr=127.0.0.1:${await freePort()}`,
+      "--debug-addr=-",
       "--log-level=error",
     ],
     { stdio: "inherit" },
