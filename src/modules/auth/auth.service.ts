@@ -80,7 +80,7 @@ export class AuthService {
   async login(email: string, password: string, client: ClientInfo): Promise<LoginResult> {
     const address = normaliseEmail(email);
     const lockKey = loginLockKey(client.ip, address);
-    await this.limits.assertLoginAllowed(lockKey);
+    await this.limits.reserveLoginAttempt(lockKey);
     const user = await this.users.findByEmail(address);
     const valid = await this.hasher.verify(password, user?.passwordHash);
     if (!user || !valid || user.deletingSince) {

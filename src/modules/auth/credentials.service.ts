@@ -60,7 +60,7 @@ export class CredentialsService {
 
   private async provePassword(caller: Caller, password: string, client: ClientInfo) {
     const lockKey = loginLockKey(client.ip, caller.user.email);
-    await this.limits.assertLoginAllowed(lockKey);
+    await this.limits.reserveLoginAttempt(lockKey);
     if (!(await this.hasher.verify(password, caller.user.passwordHash))) {
       await this.limits.recordLoginFailure(lockKey);
       throw new InvalidCredentialsError("The password is not correct");

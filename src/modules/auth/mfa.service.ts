@@ -62,7 +62,7 @@ export class MfaService {
     this.recentSignIn.assertRecentSignIn(caller);
     if (!user.mfaEnabled || !user.mfaSecret) throw new ConflictError("MFA is not enabled");
     const lockKey = `mfa|${user._id}`;
-    await this.limits.assertLoginAllowed(lockKey);
+    await this.limits.reserveLoginAttempt(lockKey);
     if (!(await this.hasher.verify(password, user.passwordHash))) {
       await this.limits.recordLoginFailure(lockKey);
       throw ValidationError.field("password", "password is incorrect");
@@ -79,7 +79,7 @@ export class MfaService {
   /** The login's second step. A wrong code counts as a failed login for this account. */
   async checkLoginCode(user: UserRecord, code: string): Promise<boolean> {
     const lockKey = `mfa|${user._id}`;
-    await this.limits.assertLoginAllowed(lockKey);
+    await this.limits.reserveLoginAttempt(lockKey);
     const accepted = await this.consumeCode(user, code);
     if (accepted) await this.limits.resetLoginFailures(lockKey);
     else await this.limits.recordLoginFailure(lockKey);
