@@ -96,6 +96,22 @@ export class RateLimits {
     }
   }
 
+  /**
+   * Runs the comparison of a reserved attempt; when it is refused before comparing (the
+   * hashing queue is full, a TooManyRequestsError), the attempt is given back, as no password
+   * was tried.
+   */
+  async releasedIfRefused<T>(key: string, compare: () => Promise<T>): Promise<T> {
+    try {
+      return await compare();
+    } catch (error) {
+      if (error instanceof TooManyRequestsError) {
+        await this.failOpen(() => this.limiters.login.reward(hashLoginKey(key), 1), null);
+      }
+      throw error;
+    }
+  }
+
   /** The reserved attempt failed: the one that uses up the window locks the key. */
   async recordLoginFailure(key: string): Promise<void> {
     const hashed = hashLoginKey(key);

@@ -67,7 +67,7 @@ export class AuthService {
     if (role !== Role.MEMBER && !byAdmin) {
       throw new ForbiddenError("Only an administrator may create OFFICER or ADMIN accounts");
     }
-    const user = await this.createAccount(input, role);
+    const user = await this.createAccount(input, role, client);
     await this.verification.issue(user);
     if (byAdmin) return { kind: "created", user };
     return this.signIn(user, client);
@@ -80,9 +80,14 @@ export class AuthService {
   async login(email: string, password: string, client: ClientInfo): Promise<LoginResult> {
     const address = normaliseEmail(email);
     const lockKey = loginLockKey(client.ip, address);
+    // An unknown address is compared too (as long, same shares), so neither tells it apart.
+    const share = { client: client.ip ?? "-", account: address };
+    this.hasher.assertRoom(share);
     await this.limits.reserveLoginAttempt(lockKey);
     const user = await this.users.findByEmail(address);
-    const valid = await this.hasher.verify(password, user?.passwordHash);
+    const valid = await this.limits.releasedIfRefused(lockKey, () =>
+      this.hasher.verify(password, user?.passwordHash, share),
+    );
     if (!user || !valid || user.deletingSince) {
       await this.limits.recordLoginFailure(lockKey);
       throw new InvalidCredentialsError();
@@ -148,13 +153,17 @@ export class AuthService {
     return { id: user._id, role: user.role, sessionId: claims.sid, user, authenticatedAt };
   }
 
-  private async createAccount(input: RegisterInput, role: Role): Promise<UserRecord> {
+  private async createAccount(
+    input: RegisterInput,
+    role: Role,
+    client: ClientInfo,
+  ): Promise<UserRecord> {
     try {
       return await this.users.create({
         _id: uuidv7(),
         name: input.name.trim(),
         email: normaliseEmail(input.email),
-        passwordHash: await this.hasher.hash(input.password),
+        passwordHash: await this.hasher.hash(input.password, { client: client.ip ?? "-" }),
         role,
       });
     } catch (error) {

@@ -51,7 +51,7 @@ export class CredentialsService {
     const changed = await this.users.changePassword(
       caller.id,
       caller.user.passwordHash,
-      await this.hasher.hash(password),
+      await this.hasher.hash(password, { client: client.ip ?? "-" }),
     );
     // The filter holds the old hash: a reset or another change in between wins.
     if (!changed) throw new ConflictError("The password changed meanwhile; sign in again");
@@ -61,7 +61,11 @@ export class CredentialsService {
   private async provePassword(caller: Caller, password: string, client: ClientInfo) {
     const lockKey = loginLockKey(client.ip, caller.user.email);
     await this.limits.reserveLoginAttempt(lockKey);
-    if (!(await this.hasher.verify(password, caller.user.passwordHash))) {
+    const share = { client: client.ip ?? "-", account: caller.user.email };
+    const valid = await this.limits.releasedIfRefused(lockKey, () =>
+      this.hasher.verify(password, caller.user.passwordHash, share),
+    );
+    if (!valid) {
       await this.limits.recordLoginFailure(lockKey);
       throw new InvalidCredentialsError("The password is not correct");
     }

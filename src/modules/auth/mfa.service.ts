@@ -63,7 +63,11 @@ export class MfaService {
     if (!user.mfaEnabled || !user.mfaSecret) throw new ConflictError("MFA is not enabled");
     const lockKey = `mfa|${user._id}`;
     await this.limits.reserveLoginAttempt(lockKey);
-    if (!(await this.hasher.verify(password, user.passwordHash))) {
+    const share = { client: `user:${user._id}`, account: user.email };
+    const valid = await this.limits.releasedIfRefused(lockKey, () =>
+      this.hasher.verify(password, user.passwordHash, share),
+    );
+    if (!valid) {
       await this.limits.recordLoginFailure(lockKey);
       throw ValidationError.field("password", "password is incorrect");
     }
