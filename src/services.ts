@@ -142,6 +142,10 @@ export function createServices(
     members,
   );
   const audit = new AuditLogService(new AuditLogRepository(models.auditLogs), log);
+  const formerEmailsOf = async (id: string): Promise<string[]> => {
+    const former = (await userRepository.findById(id, { formerEmails: 1 }))?.formerEmails;
+    return (former ?? []).map((sealed) => cipher.open(sealed, FORMER_EMAILS_FIELD));
+  };
   const users = new UsersService(
     userRepository,
     emailVerification,
@@ -152,10 +156,7 @@ export function createServices(
         ({ id }) => sessions.deleteAllOf(id),
         // Mail to every address the account had, not only its last (the outbox of the default).
         async ({ id, email }) => {
-          const former = (await userRepository.findById(id, { formerEmails: 1 }))?.formerEmails;
-          const addresses = (former ?? []).map((sealed) =>
-            cipher.open(sealed, FORMER_EMAILS_FIELD),
-          );
+          const addresses = await formerEmailsOf(id);
           for (const address of new Set([email, ...addresses])) await mailer.forget(address);
         },
       ],
@@ -194,7 +195,7 @@ export function createServices(
       mfa,
       rateLimits,
     ),
-    credentials: new CredentialsService(userRepository, sessions, hasher, mfa, rateLimits),
+    credentials: new CredentialsService(userRepository, sessions, hasher, mfa, rateLimits, mailer),
     passwordReset: new PasswordResetService(
       userRepository,
       sessions,
@@ -224,7 +225,14 @@ export function createServices(
     branchServices,
     offices: new OfficeService(officeRepository, holderRepository, officeSlots),
     audit,
-    dataExport: new DataExportService(users, sessions, members, officeHolders, audit),
+    dataExport: new DataExportService(
+      users,
+      sessions,
+      members,
+      officeHolders,
+      audit,
+      formerEmailsOf,
+    ),
     officeHolders,
     background,
     /**

@@ -217,6 +217,29 @@ describe("introspection (the explorers' and Code Generator's schema query)", () 
     expect(response.body.errors[0].message).toMatch(/complexity/i);
   });
 
+  it('gives no "Did you mean" hint in production, even with introspection on', async () => {
+    const production = await startTestApp({ ...PRODUCTION_ENV, GRAPHQL_INTROSPECTION: "true" });
+    try {
+      const misspelt = ["{ branchServicez { code } }", "{ members(status: APPROVEDD) { total } }"];
+      for (const query of misspelt) {
+        const response = await production.http().post("/graphql").send({ query });
+        expect(response.status).toBe(400);
+        expect(response.body.errors[0].message).not.toMatch(/did you mean/i);
+      }
+      const misspeltVariable = await production
+        .http()
+        .post("/graphql")
+        .send({
+          query: "query ($s: MemberStatus) { members(status: $s) { total } }",
+          variables: { s: "APPROVEDD" },
+        });
+      expect(misspeltVariable.status).toBe(400);
+      expect(misspeltVariable.body.errors[0].message).not.toMatch(/did you mean/i);
+    } finally {
+      await production.close();
+    }
+  });
+
   it("is off in production unless GRAPHQL_INTROSPECTION=true", async () => {
     const production = await startTestApp(PRODUCTION_ENV);
     try {

@@ -1,9 +1,11 @@
 import { isDuplicateKeyError } from "../../db/errors";
 import { uuidv7 } from "../../db/uuid";
+import { randomUUID } from "node:crypto";
 import {
   ConflictError,
   ForbiddenError,
   InvalidCredentialsError,
+  InvalidTokenError,
   UnauthenticatedError,
 } from "../../errors/app-errors";
 import type { Caller } from "../../graphql/context";
@@ -94,9 +96,11 @@ export class AuthService {
     }
     await this.limits.resetLoginFailures(lockKey);
     if (user.mfaEnabled) {
+      const tokenId = randomUUID();
+      await this.users.setMfaLoginToken(user._id, tokenId);
       return {
         kind: "mfa-required",
-        mfaToken: this.tokens.signMfaToken(user._id, client.userAgent),
+        mfaToken: this.tokens.signMfaToken(user._id, client.userAgent, tokenId),
       };
     }
     return this.signIn(user, client);
@@ -108,9 +112,12 @@ export class AuthService {
     if (!user || !user.mfaEnabled || user.deletingSince) {
       throw new InvalidCredentialsError("The code is not valid");
     }
+    // A token is good for one sign-in: a wrong code leaves it usable, a signed-in one spends it.
+    if (user.mfaLoginTokenId !== step.tokenId) throw spentMfaToken();
     if (!(await this.mfa.checkLoginCode(user, code))) {
       throw new InvalidCredentialsError("The code is not valid");
     }
+    if (!(await this.users.spendMfaLoginToken(user._id, step.tokenId))) throw spentMfaToken();
     return this.signIn(user, { ip: client.ip, userAgent: client.userAgent ?? step.userAgent });
   }
 
@@ -185,4 +192,6 @@ export class AuthService {
   }
 }
 
+const spentMfaToken = () =>
+  new InvalidTokenError("The MFA token was already used or replaced; sign in again");
 const duplicateEmail = () => new ConflictError("An account with this email already exists");

@@ -1,5 +1,7 @@
 import { ConflictError, InvalidCredentialsError, ValidationError } from "../../errors/app-errors";
 import type { Caller } from "../../graphql/context";
+import type { Mailer } from "../../mail/mailer";
+import { passwordChangedMail } from "../../mail/templates";
 import type { RateLimits } from "../../rate-limits/rate-limits";
 import type { UserRepository } from "../users/user.repository";
 import type { MfaService } from "./mfa.service";
@@ -21,6 +23,7 @@ export class CredentialsService {
     private readonly hasher: PasswordHasher,
     private readonly mfa: MfaService,
     private readonly limits: RateLimits,
+    private readonly mailer: Mailer,
   ) {}
 
   /** Password, and the TOTP code when the account has MFA, as at login. */
@@ -56,6 +59,8 @@ export class CredentialsService {
     // The filter holds the old hash: a reset or another change in between wins.
     if (!changed) throw new ConflictError("The password changed meanwhile; sign in again");
     await this.sessions.endAllOthers(caller.id, caller.sessionId, "password changed");
+    const { email, name } = caller.user;
+    this.mailer.send(passwordChangedMail({ to: email, name, how: "changed" }));
   }
 
   private async provePassword(caller: Caller, password: string, client: ClientInfo) {

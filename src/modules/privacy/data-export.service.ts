@@ -17,11 +17,14 @@ export class DataExportService {
     private readonly members: MemberService,
     private readonly officeHolders: OfficeHolderService,
     private readonly audit: AuditLogService,
+    /** The account's earlier addresses the service keeps (users' email history), opened. */
+    private readonly formerEmailsOf: (userId: string) => Promise<string[]>,
   ) {}
 
   async exportOf(userId: string): Promise<DataExport> {
     const account = await this.users.get(userId);
-    const [sessions, memberships, appointments] = await Promise.all([
+    const [formerEmails, sessions, memberships, appointments] = await Promise.all([
+      this.formerEmailsOf(userId),
       this.sessions.allOf(userId),
       this.members.allOf(userId),
       this.officeHolders.allOfUser(userId),
@@ -35,6 +38,7 @@ export class DataExportService {
     return Object.assign(new DataExport(), {
       exportedAt: new Date(),
       account: User.from(account),
+      formerEmails,
       sessions: sessions.map((session) => SessionExport.from(session)),
       memberships,
       appointments,
