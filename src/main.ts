@@ -43,13 +43,12 @@ async function runService(config: Config, log: Logger): Promise<void> {
     if (stopping) return;
     stopping = true;
     engine.stopSupervising();
-    log.info({ signal }, "shutting down: finishing in-flight requests");
     const force = setTimeout(() => {
       log.error("in-flight requests did not finish in time; exiting");
       process.exit(1);
     }, SHUTDOWN_GRACE_MS);
     force.unref();
-    await running.close();
+    await running.close(() => log.info({ signal }, "shutting down: finishing in-flight requests"));
     await connection.close();
     await engine.stop();
     log.info("stopped");

@@ -20,7 +20,8 @@ export interface RunningServer {
   server: http.Server;
   url: string;
   services: Services;
-  close: () => Promise<void>;
+  /** Drains, then stops everything; `onDraining` runs as the listener stops taking connections. */
+  close: (onDraining?: () => void) => Promise<void>;
 }
 
 /** Everything the service needs from a database connection onward; tests call this too. */
@@ -66,9 +67,10 @@ export async function startServer(
     server,
     url: `http://127.0.0.1:${port}`,
     services,
-    close: async () => {
+    close: async (onDraining) => {
       await readWhatArrived();
       draining = true;
+      onDraining?.();
       await new Promise<void>((resolve) => {
         // Connections busy now become idle later; close each as soon as it is.
         const sweep = setInterval(() => server.closeIdleConnections(), 100);

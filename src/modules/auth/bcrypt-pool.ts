@@ -11,8 +11,9 @@ import { TooManyRequestsError } from "../../errors/app-errors";
  * In front of the threads sits a bounded, fair queue: each client (address of the caller) has
  * a lane, and the lanes take turns (start-time fair queueing: a task's turn comes after its
  * client's previous task, never before the task now running), and a client, an account or the
- * whole queue past its share is answered 429 at once. So a stranger flooding sign-ins keeps at most one thread busy at a
- * time while anyone else waits, and the flood's backlog is refused instead of held.
+ * whole queue past its share is answered 429 at once. So a stranger flooding sign-ins keeps
+ * at most one thread busy at a time while anyone else waits, and the flood's backlog past its
+ * share is refused instead of held.
  */
 
 type Operation =
@@ -34,10 +35,15 @@ export interface HashingQueueLimits {
   perAccount: number;
 }
 
+/**
+ * Fair turns already keep one client's backlog from delaying the others beyond the hash that is
+ * running; the shares bound that backlog, and leave room for other clients in a full queue. A
+ * proxy or an office behind one address signs several people in at once, so a share is wide.
+ */
 export const HASHING_QUEUE_LIMITS: HashingQueueLimits = {
   waiting: 64,
-  perClient: 4,
-  perAccount: 4,
+  perClient: 32,
+  perAccount: 32,
 };
 
 interface Task {
