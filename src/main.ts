@@ -59,13 +59,12 @@ async function runService(config: Config, log: Logger, hooks: MainHooks): Promis
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    log.info({ signal }, "shutting down: finishing in-flight requests");
     const force = setTimeout(() => {
       log.error("in-flight requests did not finish in time; exiting");
       process.exit(1);
     }, SHUTDOWN_GRACE_MS);
     force.unref();
-    await running.close();
+    await running.close(() => log.info({ signal }, "shutting down: finishing in-flight requests"));
     await connection.close();
     await hooks.afterStop?.();
     log.info("stopped");

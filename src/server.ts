@@ -1,5 +1,6 @@
 import "reflect-metadata";
 import http from "node:http";
+import { setImmediate as nextTurn } from "node:timers/promises";
 import type { Connection } from "mongoose";
 import type { Config } from "./config";
 import { connectDatabase } from "./db/connection";
@@ -20,7 +21,8 @@ export interface RunningServer {
   services: Services;
   /** What requests do not see: the tests' way to sign a token, read a sealed field, flush mail. */
   internals: Composition["internals"];
-  close: () => Promise<void>;
+  /** Drains, then stops everything; `onDraining` runs as the listener stops taking connections. */
+  close: (onDraining?: () => void) => Promise<void>;
 }
 
 /** Everything the service needs from a database connection onward; tests call this too. */
@@ -77,8 +79,10 @@ export async function startServer(
     url: `http://127.0.0.1:${port}`,
     services,
     internals: composition.internals,
-    close: async () => {
+    close: async (onDraining) => {
+      await readWhatArrived();
       draining = true;
+      onDraining?.();
       await new Promise<void>((resolve) => {
         // Connections busy now become idle later; close each as soon as it is.
         const sweep = setInterval(() => server.closeIdleConnections(), 100);
@@ -92,6 +96,22 @@ export async function startServer(
       await composition.close();
     },
   };
+}
+
+/**
+ * A signal can be handled in the same turn of the event loop as connections and requests that
+ * reached the machine before it, but which the service has not read yet (a busy or loaded
+ * process reads late). Closing the listener then would reset the connections still waiting
+ * to be accepted, and draining would close or refuse connections whose request is only
+ * waiting to be read. Three turns: one accepts what waits in the listen backlog, the next
+ * reads the requests on those connections, the last any that was split in two reads.
+ */
+async function readWhatArrived(): Promise<void> {
+  for (let turn = 0; turn < 3; turn += 1) {
+    // An immediate runs after the turn's I/O; the next turn polls for I/O again first.
+    await nextTurn();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
 }
 
 function refuseWhileDraining(res: http.ServerResponse): void {

@@ -82,6 +82,7 @@ export function createServices(
   const audit = createAuditModule(base);
   const privacy = createPrivacyModule({
     account: users.account,
+    formerEmails: users.formerEmails,
     sessions: auth.sessionData,
     memberships: members.memberships,
     appointments: offices.appointments,

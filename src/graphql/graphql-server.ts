@@ -12,6 +12,8 @@ export interface GraphqlServerOptions {
   schema: GraphQLSchema;
   introspection: boolean;
   exposeErrorDetail: boolean;
+  /** Leave GraphQL's "Did you mean …?" out of error messages; by default, without introspection. */
+  hideSuggestions?: boolean;
 }
 
 /**
@@ -20,11 +22,12 @@ export interface GraphqlServerOptions {
  * the `status` REST would have answered, in `extensions`.
  */
 export function createGraphqlServer(options: GraphqlServerOptions): ApolloServer<RequestContext> {
+  const hideSuggestions = options.hideSuggestions ?? !options.introspection;
   return new ApolloServer<RequestContext>({
     schema: options.schema,
     introspection: options.introspection,
-    // Without introspection, "Did you mean …?" would still spell out the schema field by field.
-    hideSchemaDetailsFromClientErrors: !options.introspection,
+    // Otherwise "Did you mean …?" spells out the schema field by field.
+    hideSchemaDetailsFromClientErrors: hideSuggestions,
     allowBatchedHttpRequests: false,
     validationRules: queryLimitRules(),
     parseOptions: { maxTokens: MAX_TOKENS },
@@ -42,9 +45,7 @@ export function createGraphqlServer(options: GraphqlServerOptions): ApolloServer
     formatError: (formatted, error) => {
       const shown = formatGraphqlError(formatted, error, options.exposeErrorDetail);
       // Apollo's option covers validation; variable coercion suggests enum values the same way.
-      return options.introspection
-        ? shown
-        : { ...shown, message: withoutSuggestion(shown.message) };
+      return hideSuggestions ? { ...shown, message: withoutSuggestion(shown.message) } : shown;
     },
   });
 }

@@ -33,80 +33,130 @@ const INTROSPECTION_ROOTS = new Set(["__schema", "__type"]);
 const isIntrospection = (field: FieldNode) => INTROSPECTION_ROOTS.has(field.name.value);
 
 /**
- * Limits that refuse documents too deep or too costly before they run, so one request
- * cannot make the server walk an unbounded tree. List fields cost their page size.
+ * Field selections a document may expand to once its fragments are spread in. Every field
+ * costs at least 1 and lies on a path of at most MAX_QUERY_DEPTH + 1 fields to a leaf, so a
+ * document within the cost limit never comes near this; past it the cost estimate, which
+ * expands every spread, is never started.
  */
-export function queryLimitRules(): ValidationRule[] {
-  return [
-    depthLimit(MAX_QUERY_DEPTH),
-    countLimit("aliases", MAX_ALIASES, (field) => (field.alias ? 1 : 0)),
-    countLimit("directives", MAX_DIRECTIVES, (field) => field.directives?.length ?? 0),
-  ];
+export const MAX_SELECTIONS = MAX_QUERY_COMPLEXITY * (MAX_QUERY_DEPTH + 1);
+
+export interface QueryLimits {
+  depth: number;
+  aliases: number;
+  directives: number;
+  selections: number;
 }
 
-/** Refuses a document with more than `maximum` of something counted on its fields (`what`, plural). */
-export function countLimit(
-  what: string,
-  maximum: number,
-  countIn: (field: FieldNode) => number,
-): ValidationRule {
-  return (context: ValidationContext): ASTVisitor => {
-    let count = 0;
-    return {
-      Field(node) {
-        count += countIn(node);
-      },
-      Document: {
-        leave(node) {
-          if (count > maximum) {
-            context.reportError(
-              new GraphQLError(`The document has ${count} ${what}; the limit is ${maximum}`, {
-                nodes: [node],
-              }),
-            );
-          }
-        },
-      },
-    };
-  };
+export const QUERY_LIMITS: QueryLimits = {
+  depth: MAX_QUERY_DEPTH,
+  aliases: MAX_ALIASES,
+  directives: MAX_DIRECTIVES,
+  selections: MAX_SELECTIONS,
+};
+
+/**
+ * Limits that refuse documents too deep, too wide or too costly to expand before they run,
+ * so one request cannot make the server walk an unbounded tree. List fields cost their page
+ * size (complexityLimitPlugin, once these have passed).
+ */
+export function queryLimitRules(): ValidationRule[] {
+  return [queryLimitRule(QUERY_LIMITS)];
 }
 
 export function depthLimit(maxDepth: number): ValidationRule {
+  return queryLimitRule({ depth: maxDepth });
+}
+
+/** What an operation or fragment amounts to once every spread in it is expanded. */
+interface Extent {
+  depth: number;
+  aliases: number;
+  directives: number;
+  selections: number;
+}
+
+const NOTHING: Extent = { depth: 0, aliases: 0, directives: 0, selections: 0 };
+
+/**
+ * One walk of the document in which each fragment is measured once and remembered, so a
+ * fragment spread many times (or fragments that each spread the next several times) costs
+ * one look-up per spread instead of a walk of everything below it: the time is linear in
+ * the document's length whatever it would expand to.
+ */
+export function queryLimitRule(limits: Partial<QueryLimits>): ValidationRule {
   return (context: ValidationContext): ASTVisitor => {
-    const fragments = new Map(
-      context
-        .getDocument()
-        .definitions.filter((d) => d.kind === Kind.FRAGMENT_DEFINITION)
-        .map((d) => [d.name.value, d.selectionSet]),
-    );
-    const depthOf = (set: SelectionSetNode, seen: Set<string>): number =>
-      Math.max(
-        0,
-        ...set.selections.map((selection) => {
-          if (selection.kind === Kind.FIELD) {
-            if (isIntrospection(selection)) return 0;
-            return selection.selectionSet ? 1 + depthOf(selection.selectionSet, seen) : 1;
-          }
-          if (selection.kind === Kind.INLINE_FRAGMENT) return depthOf(selection.selectionSet, seen);
-          const name = selection.name.value;
-          const fragment = fragments.get(name);
-          if (!fragment || seen.has(name)) return 0;
-          return depthOf(fragment, new Set(seen).add(name));
-        }),
-      );
+    const fragments = new Map<string, SelectionSetNode>();
+    for (const definition of context.getDocument().definitions) {
+      if (definition.kind === Kind.FRAGMENT_DEFINITION) {
+        fragments.set(definition.name.value, definition.selectionSet);
+      }
+    }
+    const measured = new Map<string, Extent>();
+    const fragmentExtent = (name: string): Extent => {
+      const known = measured.get(name);
+      if (known) return known;
+      const selectionSet = fragments.get(name);
+      // A cycle or an unknown fragment: graphql-js's own rules refuse the document.
+      measured.set(name, NOTHING);
+      if (!selectionSet) return NOTHING;
+      const extent = extentOf(selectionSet);
+      measured.set(name, extent);
+      return extent;
+    };
+    const extentOf = (set: SelectionSetNode): Extent => {
+      const total = { ...NOTHING };
+      for (const selection of set.selections) {
+        const directives = selection.directives?.length ?? 0;
+        let inner: Extent;
+        let own = 0;
+        if (selection.kind === Kind.FIELD) {
+          own = 1;
+          const below = selection.selectionSet ? extentOf(selection.selectionSet) : NOTHING;
+          // The schema's description is as deep as the type system, not the data.
+          const depth = isIntrospection(selection) ? 0 : 1 + below.depth;
+          inner = { ...below, depth, aliases: below.aliases + (selection.alias ? 1 : 0) };
+        } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+          inner = extentOf(selection.selectionSet);
+        } else {
+          inner = fragmentExtent(selection.name.value);
+        }
+        total.depth = Math.max(total.depth, inner.depth);
+        total.aliases += inner.aliases;
+        total.directives += inner.directives + directives;
+        total.selections += inner.selections + own;
+      }
+      return total;
+    };
     return {
       OperationDefinition(node) {
-        const depth = depthOf(node.selectionSet, new Set());
-        if (depth > maxDepth) {
-          context.reportError(
-            new GraphQLError(`Query depth ${depth} exceeds the limit of ${maxDepth}`, {
-              nodes: [node],
-            }),
-          );
+        const extent = extentOf(node.selectionSet);
+        for (const refusal of refusalsOf(extent, limits)) {
+          context.reportError(new GraphQLError(refusal, { nodes: [node] }));
         }
       },
     };
   };
+}
+
+function refusalsOf(extent: Extent, limits: Partial<QueryLimits>): string[] {
+  const refusals: string[] = [];
+  const over = (what: keyof QueryLimits) =>
+    limits[what] !== undefined && extent[what] > limits[what];
+  if (over("depth"))
+    refusals.push(`Query depth ${extent.depth} exceeds the limit of ${limits.depth}`);
+  if (over("aliases"))
+    refusals.push(`The document has ${extent.aliases} aliases; the limit is ${limits.aliases}`);
+  if (over("directives")) {
+    refusals.push(
+      `The document has ${extent.directives} directives; the limit is ${limits.directives}`,
+    );
+  }
+  if (over("selections")) {
+    refusals.push(
+      `The document expands to ${extent.selections} field selections; the limit is ${limits.selections}`,
+    );
+  }
+  return refusals;
 }
 
 /**

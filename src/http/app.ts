@@ -65,6 +65,8 @@ export async function createApp(
     schema,
     introspection: config.graphqlIntrospection,
     exposeErrorDetail,
+    // "Did you mean …?" spells the schema out to whoever guesses, introspection or not.
+    hideSuggestions: config.nodeEnv === "production" || !config.graphqlIntrospection,
   });
   await graphql.start();
   app.use("/graphql/assets", graphiqlAssets());

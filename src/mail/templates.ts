@@ -135,6 +135,30 @@ export function emailChangedMail(p: { to: string; name: string; newEmail: string
   return compose(p.to, "The email address of your account was changed", text, html);
 }
 
+/** Tells the owner the password changed, so a change they did not make does not go unnoticed. */
+export function passwordChangedMail(p: {
+  to: string;
+  name: string;
+  how: "changed" | "reset";
+}): MailMessage {
+  const what =
+    p.how === "reset"
+      ? "The password of your account was reset through a link mailed to this address."
+      : "The password of your account was changed by someone signed in to it.";
+  const after =
+    p.how === "reset" ? "Every session was signed out." : "Every other session was signed out.";
+  const warning =
+    "If you did not do this, reset your password and contact an administrator at once.";
+  const text = [`Hello ${oneLine(p.name)},`, "", what, after, "", warning];
+  const html = [
+    paragraph(`Hello ${escapeHtml(oneLine(p.name))},`),
+    paragraph(what),
+    paragraph(after),
+    muted(warning),
+  ];
+  return compose(p.to, "The password of your account was changed", text, html);
+}
+
 /** `jo***@example.org`: enough for the owner to recognise, not a full address to a mailbox. */
 function maskedAddress(address: string): string {
   const at = address.lastIndexOf("@");

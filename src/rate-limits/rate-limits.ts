@@ -81,19 +81,42 @@ export class RateLimits {
     await this.consume(this.limiters[bucket], ip);
   }
 
-  /** Throws while the key has limits.loginFailures failures within limits.loginLockoutSeconds, even for the right password. */
-  async assertLoginAllowed(key: string): Promise<void> {
-    const state = await this.failOpen(() => this.limiters.login.get(hashLoginKey(key)), null);
-    if (state !== null && state.consumedPoints >= this.limits.loginFailures) {
-      throw tooManyLoginFailures(state.msBeforeNext);
+  /**
+   * Takes one of the key's limits.loginFailures attempts before the password is compared, in
+   * one atomic step of the store, so however many arrive at once no more than the limit are
+   * ever compared in a window. Throws once they are all taken, even for the right password.
+   * The attempt stays counted unless it succeeds (resetLoginFailures).
+   */
+  async reserveLoginAttempt(key: string): Promise<void> {
+    try {
+      await this.limiters.login.consume(hashLoginKey(key));
+    } catch (error) {
+      if (error instanceof RateLimiterRes) throw tooManyLoginFailures(error.msBeforeNext);
+      this.storeFailed(error);
     }
   }
 
-  /** Count one failure for key. */
+  /**
+   * Runs the comparison of a reserved attempt; when it is refused before comparing (the
+   * hashing queue is full, a TooManyRequestsError), the attempt is given back, as no password
+   * was tried.
+   */
+  async releasedIfRefused<T>(key: string, compare: () => Promise<T>): Promise<T> {
+    try {
+      return await compare();
+    } catch (error) {
+      if (error instanceof TooManyRequestsError) {
+        await this.failOpen(() => this.limiters.login.reward(hashLoginKey(key), 1), null);
+      }
+      throw error;
+    }
+  }
+
+  /** The reserved attempt failed: the one that uses up the window locks the key. */
   async recordLoginFailure(key: string): Promise<void> {
     const hashed = hashLoginKey(key);
-    const state = await this.failOpen(() => this.limiters.login.penalty(hashed), null);
-    if (state?.consumedPoints === this.limits.loginFailures) {
+    const state = await this.failOpen(() => this.limiters.login.get(hashed), null);
+    if (state !== null && state.consumedPoints >= this.limits.loginFailures) {
       // The lockout lasts a full loginLockoutSeconds from the failure that triggered it, not
       // whatever is left of the window opened by the first failure.
       await this.failOpen(

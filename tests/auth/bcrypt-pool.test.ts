@@ -58,3 +58,54 @@ it("refuses work once closed and rejects what was still queued", async () => {
   expect((await queued).map((outcome) => outcome.status)).toEqual(["rejected", "rejected"]);
   await expect(hasher.hash("c", 4)).rejects.toThrow("shut down");
 });
+
+describe("the bounded, fair queue in front of the threads", () => {
+  const limits = { waiting: 6, perClient: 3, perAccount: 2 };
+
+  it("refuses a client past its share with 429 and Retry-After, and takes others meanwhile", async () => {
+    const hasher = new BcryptPool(1, limits);
+    pools.push(hasher);
+    const flood = Array.from({ length: 3 }, (_, i) =>
+      hasher.hash(`flood-${i}`, 8, { client: "203.0.113.7", account: `n${i}@example.org` }),
+    );
+    const refused = hasher.hash("one more", 8, { client: "203.0.113.7" });
+    await expect(refused).rejects.toMatchObject({
+      code: "TOO_MANY_REQUESTS",
+      headers: { "Retry-After": expect.stringMatching(/^\d+$/) },
+    });
+    const other = hasher.hash("member", 8, { client: "198.51.100.2" });
+    await expect(other).resolves.toMatch(/^\$2/);
+    await Promise.all(flood);
+  });
+
+  it("refuses one account past its share whichever clients ask", async () => {
+    const hasher = new BcryptPool(1, limits);
+    pools.push(hasher);
+    const account = "ada@example.org";
+    const first = [1, 2].map((i) => hasher.hash("x", 8, { client: `10.0.0.${i}`, account }));
+    await expect(hasher.hash("x", 8, { client: "10.0.0.3", account })).rejects.toMatchObject({
+      code: "TOO_MANY_REQUESTS",
+    });
+    await Promise.all(first);
+    await expect(hasher.hash("x", 8, { client: "10.0.0.3", account })).resolves.toMatch(/^\$2/);
+  });
+
+  it("lets the lanes take turns: a client arriving behind a backlog is served next", async () => {
+    const hasher = new BcryptPool(1, limits);
+    pools.push(hasher);
+    const finished: string[] = [];
+    const track = (label: string, client: string) =>
+      hasher.hash(label, 8, { client }).then(() => finished.push(label));
+    const work = [track("a1", "a"), track("a2", "a"), track("a3", "a"), track("b1", "b")];
+    await Promise.all(work);
+    // a1 was already running when b1 came; b1 is next, before a's backlog.
+    expect(finished).toEqual(["a1", "b1", "a2", "a3"]);
+  });
+
+  it("never refuses the service's own work, which names no client", async () => {
+    const hasher = new BcryptPool(1, limits);
+    pools.push(hasher);
+    const own = await Promise.all(Array.from({ length: 8 }, () => hasher.hash("own", 4)));
+    expect(own).toHaveLength(8);
+  });
+});

@@ -50,6 +50,20 @@ describe("POST /auth/change-password", () => {
     expect(await loginStatus(user.email, NEW_PASSWORD)).toBe(200);
   });
 
+  it("mails the account's address that its password changed", async () => {
+    const user = await buildUser(app);
+    const after = app.mail.messages.length;
+    const response = await changePassword(user.token, {
+      currentPassword: TEST_PASSWORD,
+      password: NEW_PASSWORD,
+      confirmPassword: NEW_PASSWORD,
+    });
+    expect(response.status).toBe(200);
+    const mail = await app.mail.waitFor(user.email, { subject: /password .*was changed/i, after });
+    expect(mail.text).toMatch(/If you did not do this/);
+    expect(mail.text).not.toContain(NEW_PASSWORD);
+  });
+
   it("answers 401 INVALID_CREDENTIALS for a wrong current password and changes nothing", async () => {
     const user = await buildUser(app);
     const other = await login(app, user.email, TEST_PASSWORD);

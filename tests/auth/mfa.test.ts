@@ -12,6 +12,7 @@ import {
 import {
   bearer,
   buildUser,
+  login,
   loginBootstrapAdmin,
   TEST_PASSWORD,
   type TestUser,
@@ -133,6 +134,14 @@ describe("POST /auth/mfa/setup", () => {
     expect(stored).toMatchObject({ mfaEnabled: false, mfaSecret: null, mfaPendingSecret: secret });
   });
 
+  it("answers 403 to an account whose email is not verified, and stores no secret", async () => {
+    const user = await buildUser(app, { verified: false });
+    const response = await app.http().post(`${MFA}/setup`).set(bearer(user)).send({});
+    expect(response.status).toBe(403);
+    expect(response.body).toMatchObject({ code: "FORBIDDEN", message: expect.any(String) });
+    expect((await storedUser(user))?.mfaPendingSecret).toBeNull();
+  });
+
   it("answers 401 without a bearer token", async () => {
     const response = await app.http().post(`${MFA}/setup`).send({});
     expect(response.status).toBe(401);
@@ -220,6 +229,19 @@ describe("POST /auth/mfa/enable", () => {
       expect((await storedUser(user))?.mfaEnabled).toBe(false);
     },
   );
+
+  it("ends the caller's other sessions, keeping the caller's own", async () => {
+    const user = await buildUser(app);
+    const other = await login(app, user.email, user.password);
+    const code = await codeAt(await setupMfa(user), currentStep());
+    expect((await app.http().post(`${MFA}/enable`).set(bearer(user)).send({ code })).status).toBe(
+      200,
+    );
+    const current = (token: string) =>
+      app.http().get("/api/v1/users/current").set(bearer({ token }));
+    expect((await current(other.token)).status).toBe(401);
+    expect((await current(user.token)).status).toBe(200);
+  });
 
   it("answers 400 BAD_REQUEST without a setup first", async () => {
     const user = await buildUser(app);
@@ -395,6 +417,26 @@ describe("POST /auth/mfa/verify", () => {
     expect(hasRefreshCookie(replay.headers["set-cookie"])).toBe(false);
   });
 
+  it("spends the mfaToken on the sign-in it gave: a second verify with it is refused", async () => {
+    const { user, secret, step } = await buildMfaUser();
+    const mfaToken = await passwordStep(user);
+    const first = await app
+      .http()
+      .post(`${MFA}/verify`)
+      .send({ mfaToken, code: await codeAt(secret, step + 1) });
+    expect(first.status).toBe(200);
+    const sessionsBefore = await rawDb(app).sessions.countDocuments({ userId: user.id });
+
+    const again = await app
+      .http()
+      .post(`${MFA}/verify`)
+      .send({ mfaToken, code: await codeAt(secret, step + 2) });
+    expect(again.status).toBe(400);
+    expect(again.body).toMatchObject({ code: "INVALID_TOKEN" });
+    expect(again.body).not.toHaveProperty("accessToken");
+    expect(await rawDb(app).sessions.countDocuments({ userId: user.id })).toBe(sessionsBefore);
+  });
+
   it("answers 400 INVALID_TOKEN to a garbage mfaToken", async () => {
     const response = await app
       .http()
@@ -406,10 +448,13 @@ describe("POST /auth/mfa/verify", () => {
 
   it("answers 400 INVALID_TOKEN to an expired mfaToken, even with the right code", async () => {
     const { user, secret, step } = await buildMfaUser();
+    // The id of the token the password step issued: the only one the account will spend.
+    const { jti } = jwt.decode(await passwordStep(user)) as { jti: string };
     const mfaTokenExpiringAt = (exp: number) =>
       jwt.sign({ typ: "mfa", ua: null, exp }, TEST_JWT_SECRET, {
         algorithm: "HS256",
         subject: user.id,
+        jwtid: jti,
       });
     const nowSeconds = Math.floor(Date.now() / 1000);
     const response = await app

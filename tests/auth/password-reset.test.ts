@@ -130,6 +130,16 @@ describe("POST /auth/reset-password?token=", () => {
     expect(stored).toMatchObject({ resetTokenHash: null, resetExpiresAt: null });
   });
 
+  it("mails the account's address that its password was reset", async () => {
+    const user = await buildUser(app);
+    const token = await resetTokenFor(user.email);
+    const after = app.mail.messages.length;
+    expect((await resetTo(token, NEW_PASSWORD)).status).toBe(200);
+    const mail = await app.mail.waitFor(user.email, { subject: /password .*was changed/i, after });
+    expect(mail.text).toMatch(/reset through a link/);
+    expect(mail.text).not.toContain(NEW_PASSWORD);
+  });
+
   it("ends every earlier session of the user: access tokens and refresh cookies", async () => {
     const user = await buildUser(app);
     const first = await login(app, user.email, user.password);

@@ -119,6 +119,21 @@ describe("login lockout (LOGIN_MAX_FAILURES=3)", () => {
     expect(response.body.accessToken).toEqual(expect.any(String));
   });
 
+  it("compares no more than the limit of a burst of 30 wrong passwords; the right one after is refused", async () => {
+    const user = await buildUser(app);
+    // Started here (supertest sends on then), so the right password is part of the burst.
+    const send = (password: string) => login(app, user.email, password).then((answer) => answer);
+    const burst = Array.from({ length: 30 }, () => send(WRONG_PASSWORD));
+    const right = send(user.password);
+    const answers = await Promise.all(burst);
+    const compared = answers.filter((answer) => answer.status === 401);
+    const refused = answers.filter((answer) => answer.status === 429);
+    expect(compared.length).toBeLessThanOrEqual(3);
+    expect(compared.length + refused.length).toBe(30);
+    expectTooManyRequests(await right, LOCKOUT_SECONDS);
+    expectTooManyRequests(await login(app, user.email, user.password), LOCKOUT_SECONDS);
+  });
+
   it("counts failures for an unknown email the same way", async () => {
     const unknown = uniqueEmail("nobody");
     await failLogins(app, unknown, 3);

@@ -110,6 +110,57 @@ describe("/graphql limits", () => {
     expect(response.body.errors[0].message).toMatch(/more th\w+ 2000 tokens/);
   });
 
+  it("refuses a fragment graph that expands exponentially at once, while the health check keeps answering", async () => {
+    const levels = 20;
+    // Each fragment spreads the next three times: 3^20 copies of the last one once expanded.
+    const fragments = Array.from(
+      { length: levels },
+      (_, i) => `fragment F${i} on Query { ...F${i + 1} ...F${i + 1} ...F${i + 1} }`,
+    );
+    const query = [
+      "{ ...F0 }",
+      ...fragments,
+      `fragment F${levels} on Query { branchServices { code } }`,
+    ].join("\n");
+    let answered = false;
+    const refused = app
+      .http()
+      .post("/graphql")
+      .send({ query })
+      .then((response) => {
+        answered = true;
+        return response;
+      });
+    const healthTimes: number[] = [];
+    do {
+      const sentAt = performance.now();
+      const health = await app.http().get("/api/v1/health");
+      expect(health.status).toBe(200);
+      healthTimes.push(performance.now() - sentAt);
+    } while (!answered);
+    const response = await refused;
+    expect(response.status).toBe(400);
+    expect(response.body.errors[0].message).toMatch(/expands to \d+ field selections/);
+    expect(Math.max(...healthTimes)).toBeLessThan(200);
+  });
+
+  it("measures each fragment once, so depth and aliases behind repeated spreads still count", async () => {
+    const schema = await buildAppSchema();
+    const deep = `{ ...A ...A ...A }
+      fragment A on Query { branchServices { ...B ...B } }
+      fragment B on BranchServicePage { data { sections { items { content } } } }`;
+    expect(validate(schema, parse(deep), [depthLimit(5)])).toEqual([]);
+    expect(validate(schema, parse(deep), [depthLimit(4)]).map((e) => e.message)).toEqual([
+      "Query depth 5 exceeds the limit of 4",
+    ]);
+    // Eight aliases in one fragment spread twice are sixteen aliases in the operation.
+    const aliased = Array.from({ length: 8 }, (_, i) => `a${i}: branchServices { code }`);
+    const twice = `{ ...Aliased ...Aliased } fragment Aliased on Query { ${aliased.join(" ")} }`;
+    const response = await app.http().post("/graphql").send({ query: twice });
+    expect(response.status).toBe(400);
+    expect(response.body.errors[0].message).toBe("The document has 16 aliases; the limit is 15");
+  });
+
   it("refuses batched requests", async () => {
     const response = await app
       .http()
@@ -164,6 +215,29 @@ describe("introspection (the explorers' and Code Generator's schema query)", () 
       .send({ query: `{ __schema { queryType { name } } ${aliases} }` });
     expect(response.status).toBe(400);
     expect(response.body.errors[0].message).toMatch(/complexity/i);
+  });
+
+  it('gives no "Did you mean" hint in production, even with introspection on', async () => {
+    const production = await startTestApp({ ...PRODUCTION_ENV, GRAPHQL_INTROSPECTION: "true" });
+    try {
+      const misspelt = ["{ branchServicez { code } }", "{ members(status: APPROVEDD) { total } }"];
+      for (const query of misspelt) {
+        const response = await production.http().post("/graphql").send({ query });
+        expect(response.status).toBe(400);
+        expect(response.body.errors[0].message).not.toMatch(/did you mean/i);
+      }
+      const misspeltVariable = await production
+        .http()
+        .post("/graphql")
+        .send({
+          query: "query ($s: MemberStatus) { members(status: $s) { total } }",
+          variables: { s: "APPROVEDD" },
+        });
+      expect(misspeltVariable.status).toBe(400);
+      expect(misspeltVariable.body.errors[0].message).not.toMatch(/did you mean/i);
+    } finally {
+      await production.close();
+    }
   });
 
   it("is off in production unless GRAPHQL_INTROSPECTION=true", async () => {

@@ -48,6 +48,12 @@ async function times(count: number, call: () => Promise<void>): Promise<void> {
   for (let i = 0; i < count; i += 1) await call();
 }
 
+/** A wrong password as the services go through it: the attempt is reserved, then fails. */
+async function failLogin(limits: RateLimits, key: string): Promise<void> {
+  await limits.reserveLoginAttempt(key);
+  await limits.recordLoginFailure(key);
+}
+
 describe("RateLimits in memory", () => {
   let limits: RateLimits;
 
@@ -80,29 +86,38 @@ describe("RateLimits in memory", () => {
 
   it("locks a login key after loginFailures failures until a success resets it", async () => {
     const key = "10.0.0.1|ada@example.org";
-    await times(LIMITS.loginFailures - 1, () => limits.recordLoginFailure(key));
-    await expect(limits.assertLoginAllowed(key)).resolves.toBeUndefined();
+    await times(LIMITS.loginFailures - 1, () => failLogin(limits, key));
+    await expect(limits.reserveLoginAttempt(key)).resolves.toBeUndefined();
 
     await limits.recordLoginFailure(key);
-    const error = await expect429(limits.assertLoginAllowed(key), LIMITS.loginLockoutSeconds);
+    const error = await expect429(limits.reserveLoginAttempt(key), LIMITS.loginLockoutSeconds);
     expect(error.message).toMatch(
       /^Too many failed logins for this account from your address; try again in \d+ seconds?$/,
     );
     expect(Number(error.headers?.["Retry-After"])).toBeGreaterThan(LIMITS.loginLockoutSeconds - 5);
 
     await limits.resetLoginFailures(key);
-    await expect(limits.assertLoginAllowed(key)).resolves.toBeUndefined();
+    await expect(limits.reserveLoginAttempt(key)).resolves.toBeUndefined();
+  });
+
+  it("reserves at most loginFailures attempts of a key however many arrive at once", async () => {
+    const key = "10.0.0.1|burst@example.org";
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 30 }, () => limits.reserveLoginAttempt(key)),
+    );
+    const reserved = outcomes.filter((outcome) => outcome.status === "fulfilled");
+    expect(reserved).toHaveLength(LIMITS.loginFailures);
   });
 
   it("does not count failures of another key", async () => {
-    await times(LIMITS.loginFailures, () => limits.recordLoginFailure("10.0.0.1|ada@example.org"));
-    await expect(limits.assertLoginAllowed("10.0.0.1|bob@example.org")).resolves.toBeUndefined();
-    await expect(limits.assertLoginAllowed("10.0.0.2|ada@example.org")).resolves.toBeUndefined();
+    await times(LIMITS.loginFailures, () => failLogin(limits, "10.0.0.1|ada@example.org"));
+    await expect(limits.reserveLoginAttempt("10.0.0.1|bob@example.org")).resolves.toBeUndefined();
+    await expect(limits.reserveLoginAttempt("10.0.0.2|ada@example.org")).resolves.toBeUndefined();
   });
 
   it("does not reject logins on the request or account buckets", async () => {
     await times(LIMITS.perMinute, () => limits.consumeRequest("10.0.0.1"));
-    await expect(limits.assertLoginAllowed("10.0.0.1|ada@example.org")).resolves.toBeUndefined();
+    await expect(limits.reserveLoginAttempt("10.0.0.1|ada@example.org")).resolves.toBeUndefined();
   });
 });
 
@@ -178,12 +193,12 @@ describe("RateLimits on Redis", () => {
     const b = await openReady(prefix);
     const key = "10.0.0.1|ada@example.org";
 
-    await times(LIMITS.loginFailures, () => a.recordLoginFailure(key));
-    await expect429(b.assertLoginAllowed(key), LIMITS.loginLockoutSeconds);
-    await expect(b.assertLoginAllowed("10.0.0.1|bob@example.org")).resolves.toBeUndefined();
+    await times(LIMITS.loginFailures, () => failLogin(a, key));
+    await expect429(b.reserveLoginAttempt(key), LIMITS.loginLockoutSeconds);
+    await expect(b.reserveLoginAttempt("10.0.0.1|bob@example.org")).resolves.toBeUndefined();
 
     await b.resetLoginFailures(key);
-    await expect(a.assertLoginAllowed(key)).resolves.toBeUndefined();
+    await expect(a.reserveLoginAttempt(key)).resolves.toBeUndefined();
   });
 
   it("keeps instances with different keyPrefixes apart", async () => {
@@ -194,15 +209,15 @@ describe("RateLimits on Redis", () => {
     await expect429(a.consumeRequest("10.0.0.1"), 60);
     await expect(b.consumeRequest("10.0.0.1")).resolves.toBeUndefined();
 
-    await times(LIMITS.loginFailures, () => a.recordLoginFailure("10.0.0.1|ada@example.org"));
-    await expect(b.assertLoginAllowed("10.0.0.1|ada@example.org")).resolves.toBeUndefined();
+    await times(LIMITS.loginFailures, () => failLogin(a, "10.0.0.1|ada@example.org"));
+    await expect(b.reserveLoginAttempt("10.0.0.1|ada@example.org")).resolves.toBeUndefined();
   });
 
   it("stores login keys hashed, never the email address", async () => {
     const prefix = newPrefix();
     const limits = await openReady(prefix);
 
-    await limits.recordLoginFailure("10.0.0.1|ada@example.org");
+    await failLogin(limits, "10.0.0.1|ada@example.org");
     await limits.consumeRequest("10.0.0.1");
 
     const keys = await keysUnder(prefix);
@@ -227,10 +242,10 @@ describe("RateLimits on Redis", () => {
     await expect429(limits.consumeAccount("register", "10.0.0.1"), 3600);
 
     const key = "10.0.0.1|ada@example.org";
-    await times(LIMITS.loginFailures, () => limits.recordLoginFailure(key));
-    await expect429(limits.assertLoginAllowed(key), LIMITS.loginLockoutSeconds);
+    await times(LIMITS.loginFailures, () => failLogin(limits, key));
+    await expect429(limits.reserveLoginAttempt(key), LIMITS.loginLockoutSeconds);
     await limits.resetLoginFailures(key);
-    await expect(limits.assertLoginAllowed(key)).resolves.toBeUndefined();
+    await expect(limits.reserveLoginAttempt(key)).resolves.toBeUndefined();
 
     // Several reconnects fail during this second; the throttle keeps them to one warning.
     expect(await limits.whenReady(1000)).toBe(false);

@@ -3,6 +3,9 @@
  * holds about them as one JSON document; an administrator gets the same for an account.
  */
 import { randomUUID } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import {
   approvedMemberOf,
   bearer,
@@ -10,7 +13,7 @@ import {
   TEST_PASSWORD,
   type TestUser,
 } from "../support/factories";
-import type { TestApp } from "../support/test-app";
+import { startTestApp, type TestApp } from "../support/test-app";
 import { startScenario } from "../support/scenario";
 
 const API = "/api/v1";
@@ -113,6 +116,36 @@ it("gives an administrator the same document for the account, and 404 for an unk
   expect(unknown.status).toBe(404);
   const other = await app.http().get(`${API}/users/${admin.id}/export`).set(bearer(person.user));
   expect(other.status).toBe(403);
+});
+
+it("lists the addresses the account had before, while the service keeps mail to them", async () => {
+  // No SMTP: mail is kept in DATA_DIR/outbox, and with it the account's former addresses.
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "export-former-"));
+  const own = await startTestApp({ SMTP_URL: "", DATA_DIR: dataDir });
+  try {
+    const first = `first-${randomUUID()}@example.org`;
+    const second = `second-${randomUUID()}@example.org`;
+    const registered = await own
+      .http()
+      .post(`${API}/auth/register`)
+      .send({ name: "Former Addresses", email: first, password: TEST_PASSWORD });
+    expect(registered.status).toBe(200);
+    const token = registered.body.accessToken as string;
+    const changed = await own
+      .http()
+      .put(`${API}/users/current`)
+      .set(bearer({ token }))
+      .send({ email: second });
+    expect(changed.status).toBe(200);
+
+    const exported = await own.http().get(`${API}/users/current/export`).set(bearer({ token }));
+    expect(exported.status).toBe(200);
+    expect(exported.body.data.account.email).toBe(second);
+    expect(exported.body.data.formerEmails).toEqual([first]);
+  } finally {
+    await own.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
 });
 
 it("is the same through /graphql", async () => {

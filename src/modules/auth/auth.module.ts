@@ -62,7 +62,7 @@ export function createAuthModule(options: AuthModuleOptions) {
       emailVerification,
       mfa,
       auth: new AuthService(users, tokens, sessions, hasher, emailVerification, mfa, rateLimits),
-      credentials: new CredentialsService(users, sessions, hasher, mfa, rateLimits),
+      credentials: new CredentialsService(users, sessions, hasher, mfa, rateLimits, mailer),
       passwordReset: new PasswordResetService(
         users,
         sessions,

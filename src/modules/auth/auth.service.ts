@@ -1,9 +1,11 @@
 import { isDuplicateKeyError } from "../../db/errors";
 import { uuidv7 } from "../../db/uuid";
+import { randomUUID } from "node:crypto";
 import {
   ConflictError,
   ForbiddenError,
   InvalidCredentialsError,
+  InvalidTokenError,
   UnauthenticatedError,
 } from "../../errors/app-errors";
 import type { Caller } from "./caller";
@@ -67,7 +69,7 @@ export class AuthService {
     if (role !== Role.MEMBER && !byAdmin) {
       throw new ForbiddenError("Only an administrator may create OFFICER or ADMIN accounts");
     }
-    const user = await this.createAccount(input, role);
+    const user = await this.createAccount(input, role, client);
     await this.verification.issue(user);
     if (byAdmin) return { kind: "created", user };
     return this.signIn(user, client);
@@ -80,18 +82,25 @@ export class AuthService {
   async login(email: string, password: string, client: ClientInfo): Promise<LoginResult> {
     const address = normaliseEmail(email);
     const lockKey = loginLockKey(client.ip, address);
-    await this.limits.assertLoginAllowed(lockKey);
+    // An unknown address is compared too (as long, same shares), so neither tells it apart.
+    const share = { client: client.ip ?? "-", account: address };
+    this.hasher.assertRoom(share);
+    await this.limits.reserveLoginAttempt(lockKey);
     const user = await this.users.findByEmail(address);
-    const valid = await this.hasher.verify(password, user?.passwordHash);
+    const valid = await this.limits.releasedIfRefused(lockKey, () =>
+      this.hasher.verify(password, user?.passwordHash, share),
+    );
     if (!user || !valid || user.deletingSince) {
       await this.limits.recordLoginFailure(lockKey);
       throw new InvalidCredentialsError();
     }
     await this.limits.resetLoginFailures(lockKey);
     if (user.mfaEnabled) {
+      const tokenId = randomUUID();
+      await this.users.setMfaLoginToken(user._id, tokenId);
       return {
         kind: "mfa-required",
-        mfaToken: this.tokens.signMfaToken(user._id, client.userAgent),
+        mfaToken: this.tokens.signMfaToken(user._id, client.userAgent, tokenId),
       };
     }
     return this.signIn(user, client);
@@ -103,9 +112,12 @@ export class AuthService {
     if (!user || !user.mfaEnabled || user.deletingSince) {
       throw new InvalidCredentialsError("The code is not valid");
     }
+    // A token is good for one sign-in: a wrong code leaves it usable, a signed-in one spends it.
+    if (user.mfaLoginTokenId !== step.tokenId) throw spentMfaToken();
     if (!(await this.mfa.checkLoginCode(user, code))) {
       throw new InvalidCredentialsError("The code is not valid");
     }
+    if (!(await this.users.spendMfaLoginToken(user._id, step.tokenId))) throw spentMfaToken();
     return this.signIn(user, { ip: client.ip, userAgent: client.userAgent ?? step.userAgent });
   }
 
@@ -148,13 +160,17 @@ export class AuthService {
     return { id: user._id, role: user.role, sessionId: claims.sid, user, authenticatedAt };
   }
 
-  private async createAccount(input: RegisterInput, role: Role): Promise<UserRecord> {
+  private async createAccount(
+    input: RegisterInput,
+    role: Role,
+    client: ClientInfo,
+  ): Promise<UserRecord> {
     try {
       return await this.users.create({
         _id: uuidv7(),
         name: input.name.trim(),
         email: normaliseEmail(input.email),
-        passwordHash: await this.hasher.hash(input.password),
+        passwordHash: await this.hasher.hash(input.password, { client: client.ip ?? "-" }),
         role,
       });
     } catch (error) {
@@ -176,4 +192,6 @@ export class AuthService {
   }
 }
 
+const spentMfaToken = () =>
+  new InvalidTokenError("The MFA token was already used or replaced; sign in again");
 const duplicateEmail = () => new ConflictError("An account with this email already exists");

@@ -1,38 +1,67 @@
 import os from "node:os";
-import { Worker } from "node:worker_threads";
+import path from "node:path";
+import { Piscina } from "piscina";
+import { TooManyRequestsError } from "../../errors/app-errors";
 
 /*
  * bcrypt is slow on purpose, and bcryptjs is JavaScript, so on the event loop one sign-in
- * would stall every other request while it hashes. The hashing runs in worker threads
- * instead, at most one fewer than the machine has cores, so a storm of sign-ins queues here
- * while the event loop keeps a core for everything else.
+ * would stall every other request while it hashes. The hashing runs in piscina's worker
+ * threads instead, at most one fewer than the machine has cores.
+ *
+ * In front of the threads sits a bounded, fair queue: each client (address of the caller) has
+ * a lane, and the lanes take turns (start-time fair queueing: a task's turn comes after its
+ * client's previous task, never before the task now running), and a client, an account or the
+ * whole queue past its share is answered 429 at once. So a stranger flooding sign-ins keeps
+ * at most one thread busy at a time while anyone else waits, and the flood's backlog past its
+ * share is refused instead of held.
  */
 
 type Operation =
   | { op: "hash"; password: string; cost: number }
   | { op: "compare"; password: string; hash: string };
 
+/** Whose work a task is: the caller's address and, for a sign-in, the account's address. */
+export interface HashingShare {
+  client: string;
+  account?: string;
+}
+
+export interface HashingQueueLimits {
+  /** Tasks waiting for a thread, over every client. */
+  waiting: number;
+  /** Tasks (waiting or running) of one client. */
+  perClient: number;
+  /** Tasks (waiting or running) for one account, from whichever clients. */
+  perAccount: number;
+}
+
+/**
+ * Fair turns already keep one client's backlog from delaying the others beyond the hash that is
+ * running; the shares bound that backlog, and leave room for other clients in a full queue. A
+ * proxy or an office behind one address signs several people in at once, so a share is wide.
+ */
+export const HASHING_QUEUE_LIMITS: HashingQueueLimits = {
+  waiting: 64,
+  perClient: 32,
+  perAccount: 32,
+};
+
 interface Task {
+  /** Its turn: after its client's previous task, and not before the last task started. */
+  turn: number;
   operation: Operation;
+  share: HashingShare;
   resolve: (value: string | boolean) => void;
   reject: (error: Error) => void;
 }
 
-// Evaluated as the worker's own module: no file to locate under ts-node, jest or dist.
-const WORKER_SOURCE = `
-const { parentPort } = require("node:worker_threads");
-const bcrypt = require(${JSON.stringify(require.resolve("bcryptjs"))});
-parentPort.on("message", async (task) => {
-  try {
-    const value = task.op === "hash"
-      ? await bcrypt.hash(task.password, task.cost)
-      : await bcrypt.compare(task.password, task.hash);
-    parentPort.postMessage({ value });
-  } catch (error) {
-    parentPort.postMessage({ error: String(error && error.message || error) });
-  }
-});
-`;
+/**
+ * The service's own work, which names no client (the bootstrap administrator, the throwaway
+ * hash unknown addresses are compared with): one lane, never refused.
+ */
+const OWN_WORK: HashingShare = { client: "(service)" };
+/** A first guess of one hash's time, for Retry-After before any hash has been timed. */
+const FIRST_HASH_MS = 250;
 
 /** Threads per process: the cores but one, shared among the processes of a cluster. */
 export function defaultBcryptWorkers(processes = 1): number {
@@ -40,79 +69,132 @@ export function defaultBcryptWorkers(processes = 1): number {
 }
 
 export class BcryptPool {
-  private readonly idle: Worker[] = [];
-  private readonly busy = new Map<Worker, Task>();
-  private readonly queue: Task[] = [];
-  private size = 0;
+  private readonly piscina: Piscina;
+  /** Waiting tasks per client, in the order the lanes take turns. */
+  private readonly lanes = new Map<string, Task[]>();
+  private readonly perClient = new Map<string, number>();
+  private readonly perAccount = new Map<string, number>();
+  /** The turn after each client's latest task. */
+  private readonly nextTurn = new Map<string, number>();
+  /** The turn of the task started last. */
+  private now = 0;
+  private waiting = 0;
+  private running = 0;
+  private hashMs = FIRST_HASH_MS;
   private closed = false;
 
-  constructor(private readonly maxWorkers = defaultBcryptWorkers()) {}
-
-  hash(password: string, cost: number): Promise<string> {
-    return this.run({ op: "hash", password, cost }) as Promise<string>;
+  constructor(
+    private readonly threads = defaultBcryptWorkers(),
+    private readonly limits: HashingQueueLimits = HASHING_QUEUE_LIMITS,
+  ) {
+    this.piscina = new Piscina({
+      filename: path.join(__dirname, "bcrypt-worker.js"),
+      minThreads: 0,
+      maxThreads: threads,
+      idleTimeout: 30_000,
+    });
   }
 
-  compare(password: string, hash: string): Promise<boolean> {
-    return this.run({ op: "compare", password, hash }) as Promise<boolean>;
+  hash(password: string, cost: number, share?: HashingShare): Promise<string> {
+    return this.run({ op: "hash", password, cost }, share) as Promise<string>;
+  }
+
+  compare(password: string, hash: string, share?: HashingShare): Promise<boolean> {
+    return this.run({ op: "compare", password, hash }, share) as Promise<boolean>;
+  }
+
+  /** Throws the 429 a task of this share would get now, so a refused request does no other work. */
+  assertRoom(share: HashingShare): void {
+    const refusal = this.refusal(share);
+    if (refusal) throw refusal;
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    const workers = [...this.idle, ...this.busy.keys()];
-    this.idle.length = 0;
-    for (const task of [...this.queue, ...this.busy.values()]) {
-      task.reject(new Error("The password hasher is shut down"));
+    for (const lane of this.lanes.values()) {
+      for (const task of lane) task.reject(new Error("The password hasher is shut down"));
     }
-    this.queue.length = 0;
-    this.busy.clear();
-    await Promise.all(workers.map((worker) => worker.terminate()));
+    this.lanes.clear();
+    await this.piscina.destroy();
   }
 
-  private run(operation: Operation): Promise<string | boolean> {
+  private run(operation: Operation, named?: HashingShare): Promise<string | boolean> {
     if (this.closed) return Promise.reject(new Error("The password hasher is shut down"));
+    const refusal = named && this.refusal(named);
+    if (refusal) return Promise.reject(refusal);
+    const share = named ?? OWN_WORK;
     return new Promise((resolve, reject) => {
-      this.queue.push({ operation, resolve, reject });
+      this.count(share, +1);
+      const lane = this.lanes.get(share.client);
+      const turn = Math.max(this.now, this.nextTurn.get(share.client) ?? 0);
+      this.nextTurn.set(share.client, turn + 1);
+      const task = { turn, operation, share, resolve, reject };
+      if (lane) lane.push(task);
+      else this.lanes.set(share.client, [task]);
+      this.waiting += 1;
       this.dispatch();
     });
   }
 
+  private refusal(share: HashingShare): TooManyRequestsError | undefined {
+    const full =
+      this.waiting >= this.limits.waiting ||
+      (this.perClient.get(share.client) ?? 0) >= this.limits.perClient ||
+      (share.account !== undefined &&
+        (this.perAccount.get(share.account) ?? 0) >= this.limits.perAccount);
+    if (!full) return undefined;
+    // About when a thread will be free for one more: what waits ahead of it, spread over the threads.
+    const seconds = ((this.waiting / this.threads + 1) * this.hashMs) / 1000;
+    return new TooManyRequestsError(
+      "Too many sign-ins are being checked; try again shortly",
+      seconds,
+    );
+  }
+
+  /** Hands free threads the waiting task whose turn is earliest (the first lane on a tie). */
   private dispatch(): void {
-    while (this.queue.length > 0) {
-      const worker = this.idle.pop() ?? (this.size < this.maxWorkers ? this.spawn() : undefined);
-      if (!worker) return;
-      const task = this.queue.shift()!;
-      this.busy.set(worker, task);
-      worker.postMessage(task.operation);
+    while (this.running < this.threads && this.waiting > 0) {
+      let client = "";
+      let earliest = Number.POSITIVE_INFINITY;
+      for (const [name, lane] of this.lanes) {
+        if (lane[0].turn < earliest) [client, earliest] = [name, lane[0].turn];
+      }
+      const lane = this.lanes.get(client)!;
+      const task = lane.shift()!;
+      if (lane.length === 0) this.lanes.delete(client);
+      this.now = task.turn;
+      this.waiting -= 1;
+      this.running += 1;
+      void this.execute(task);
     }
   }
 
-  private spawn(): Worker {
-    const worker = new Worker(WORKER_SOURCE, { eval: true });
-    this.size += 1;
-    worker.unref();
-    worker.on("message", (message: { value?: string | boolean; error?: string }) => {
-      const task = this.busy.get(worker);
-      this.busy.delete(worker);
-      if (task) {
-        if (message.error !== undefined) task.reject(new Error(message.error));
-        else task.resolve(message.value!);
-      }
-      if (!this.closed) {
-        this.idle.push(worker);
-        this.dispatch();
-      }
-    });
-    // A worker that dies takes only its own task with it; the next task gets a new worker.
-    worker.on("error", (error) => this.busy.get(worker)?.reject(error));
-    worker.on("exit", () => {
-      this.size -= 1;
-      const task = this.busy.get(worker);
-      this.busy.delete(worker);
-      task?.reject(new Error("The password hasher stopped"));
-      const index = this.idle.indexOf(worker);
-      if (index !== -1) this.idle.splice(index, 1);
+  private async execute(task: Task): Promise<void> {
+    const started = performance.now();
+    try {
+      const value = (await this.piscina.run(task.operation)) as string | boolean;
+      // A running average of one hash's time, for Retry-After.
+      this.hashMs = 0.8 * this.hashMs + 0.2 * (performance.now() - started);
+      task.resolve(value);
+    } catch (error) {
+      task.reject(error instanceof Error ? error : new Error(String(error)));
+    } finally {
+      this.running -= 1;
+      this.count(task.share, -1);
       if (!this.closed) this.dispatch();
-    });
-    return worker;
+    }
   }
+
+  private count(share: HashingShare, by: 1 | -1): void {
+    adjust(this.perClient, share.client, by);
+    // A client with nothing left has no turn to keep; its next task starts from now.
+    if (!this.perClient.has(share.client)) this.nextTurn.delete(share.client);
+    if (share.account !== undefined) adjust(this.perAccount, share.account, by);
+  }
+}
+
+function adjust(counts: Map<string, number>, key: string, by: number): void {
+  const next = (counts.get(key) ?? 0) + by;
+  if (next > 0) counts.set(key, next);
+  else counts.delete(key);
 }

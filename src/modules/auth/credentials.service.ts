@@ -1,5 +1,7 @@
 import { ConflictError, InvalidCredentialsError, ValidationError } from "../../errors/app-errors";
 import type { Caller } from "./caller";
+import type { Mailer } from "../../mail/mailer";
+import { passwordChangedMail } from "../../mail/templates";
 import type { RateLimits } from "../../rate-limits/rate-limits";
 import type { UserRepository } from "../users/user.repository";
 import type { MfaService } from "./mfa.service";
@@ -21,6 +23,7 @@ export class CredentialsService {
     private readonly hasher: PasswordHasher,
     private readonly mfa: MfaService,
     private readonly limits: RateLimits,
+    private readonly mailer: Mailer,
   ) {}
 
   /** Password, and the TOTP code when the account has MFA, as at login. */
@@ -51,17 +54,23 @@ export class CredentialsService {
     const changed = await this.users.changePassword(
       caller.id,
       caller.user.passwordHash,
-      await this.hasher.hash(password),
+      await this.hasher.hash(password, { client: client.ip ?? "-" }),
     );
     // The filter holds the old hash: a reset or another change in between wins.
     if (!changed) throw new ConflictError("The password changed meanwhile; sign in again");
     await this.sessions.endAllOthers(caller.id, caller.sessionId, "password changed");
+    const { email, name } = caller.user;
+    this.mailer.send(passwordChangedMail({ to: email, name, how: "changed" }));
   }
 
   private async provePassword(caller: Caller, password: string, client: ClientInfo) {
     const lockKey = loginLockKey(client.ip, caller.user.email);
-    await this.limits.assertLoginAllowed(lockKey);
-    if (!(await this.hasher.verify(password, caller.user.passwordHash))) {
+    await this.limits.reserveLoginAttempt(lockKey);
+    const share = { client: client.ip ?? "-", account: caller.user.email };
+    const valid = await this.limits.releasedIfRefused(lockKey, () =>
+      this.hasher.verify(password, caller.user.passwordHash, share),
+    );
+    if (!valid) {
       await this.limits.recordLoginFailure(lockKey);
       throw new InvalidCredentialsError("The password is not correct");
     }

@@ -1,6 +1,11 @@
 import { generateSecret, generateURI, verify } from "otplib";
 import type { FieldCipher } from "../../db/field-cipher";
-import { ConflictError, BadRequestError, InvalidTokenError } from "../../errors/app-errors";
+import {
+  BadRequestError,
+  ConflictError,
+  ForbiddenError,
+  InvalidTokenError,
+} from "../../errors/app-errors";
 import { ValidationError } from "../../errors/app-errors";
 import type { Caller } from "./caller";
 import type { RateLimits } from "../../rate-limits/rate-limits";
@@ -28,14 +33,22 @@ export class MfaService {
     private readonly users: UserRepository,
     private readonly hasher: PasswordHasher,
     private readonly limits: RateLimits,
-    /** Turning MFA on or off needs a recent sign-in (an access token alone is not enough). */
-    private readonly recentSignIn: Pick<SessionService, "assertRecentSignIn">,
+    /**
+     * Turning MFA on or off needs a recent sign-in (an access token alone is not enough);
+     * turning it on ends the account's other sessions.
+     */
+    private readonly sessions: Pick<SessionService, "assertRecentSignIn" | "endAllOthers">,
     /** Secrets are stored sealed; the stored (sealed) form is what preconditions compare. */
     private readonly cipher: FieldCipher,
   ) {}
 
   async setup(user: UserRecord): Promise<MfaSetup> {
     if (user.mfaEnabled) throw new ConflictError("MFA is already enabled; disable it first");
+    // Else whoever registered someone else's address could lock its owner out of the account
+    // the owner takes over by a password reset.
+    if (!user.isEmailVerified) {
+      throw new ForbiddenError("Verify your email address before turning on MFA");
+    }
     const secret = generateSecret();
     await this.users.setPendingMfaSecret(user._id, this.cipher.seal(secret, MFA_SECRET_FIELD));
     return {
@@ -46,7 +59,7 @@ export class MfaService {
 
   async enable(caller: Caller, code: string): Promise<UserRecord> {
     const { user } = caller;
-    this.recentSignIn.assertRecentSignIn(caller);
+    this.sessions.assertRecentSignIn(caller);
     if (user.mfaEnabled) throw new ConflictError("MFA is already enabled");
     if (!user.mfaPendingSecret) throw new BadRequestError("Start with POST /auth/mfa/setup");
     const step = await this.matchingStep(this.open(user.mfaPendingSecret), code, null);
@@ -54,16 +67,23 @@ export class MfaService {
       throw new InvalidTokenError("The code does not match; try the next one");
     const updated = await this.users.enableMfa(user._id, user.mfaPendingSecret, step);
     if (!updated) throw new ConflictError("MFA setup changed meanwhile; start again");
+    // A session opened with the password alone (perhaps a thief's) must not outlive the
+    // second factor.
+    await this.sessions.endAllOthers(user._id, caller.sessionId, "MFA enabled");
     return updated;
   }
 
   async disable(caller: Caller, code: string, password: string): Promise<UserRecord> {
     const { user } = caller;
-    this.recentSignIn.assertRecentSignIn(caller);
+    this.sessions.assertRecentSignIn(caller);
     if (!user.mfaEnabled || !user.mfaSecret) throw new ConflictError("MFA is not enabled");
     const lockKey = `mfa|${user._id}`;
-    await this.limits.assertLoginAllowed(lockKey);
-    if (!(await this.hasher.verify(password, user.passwordHash))) {
+    await this.limits.reserveLoginAttempt(lockKey);
+    const share = { client: `user:${user._id}`, account: user.email };
+    const valid = await this.limits.releasedIfRefused(lockKey, () =>
+      this.hasher.verify(password, user.passwordHash, share),
+    );
+    if (!valid) {
       await this.limits.recordLoginFailure(lockKey);
       throw ValidationError.field("password", "password is incorrect");
     }
@@ -79,7 +99,7 @@ export class MfaService {
   /** The login's second step. A wrong code counts as a failed login for this account. */
   async checkLoginCode(user: UserRecord, code: string): Promise<boolean> {
     const lockKey = `mfa|${user._id}`;
-    await this.limits.assertLoginAllowed(lockKey);
+    await this.limits.reserveLoginAttempt(lockKey);
     const accepted = await this.consumeCode(user, code);
     if (accepted) await this.limits.resetLoginFailures(lockKey);
     else await this.limits.recordLoginFailure(lockKey);

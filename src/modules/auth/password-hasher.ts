@@ -1,4 +1,4 @@
-import { BcryptPool } from "./bcrypt-pool";
+import { BcryptPool, type HashingShare } from "./bcrypt-pool";
 import { PASSWORD_MAX_BYTES } from "./password-policy";
 
 /** bcrypt behind one door: the cost lives here, the work runs off the event loop (BcryptPool). */
@@ -10,8 +10,14 @@ export class PasswordHasher {
     private readonly pool = new BcryptPool(),
   ) {}
 
-  hash(password: string): Promise<string> {
-    return this.pool.hash(password, this.cost);
+  /** `share` names whose work this is, for the hashing queue's per-client and per-account shares. */
+  hash(password: string, share?: HashingShare): Promise<string> {
+    return this.pool.hash(password, this.cost, share);
+  }
+
+  /** Refuses at once (429) when the hashing queue has no room for this share. */
+  assertRoom(share: HashingShare): void {
+    this.pool.assertRoom(share);
   }
 
   close(): Promise<void> {
@@ -24,10 +30,10 @@ export class PasswordHasher {
    * past the 72nd, so a longer input would match its own prefix: it never matches, but is
    * still compared so it takes as long as any other failure.
    */
-  async verify(password: string, hash: string | undefined): Promise<boolean> {
+  async verify(password: string, hash: string | undefined, share?: HashingShare): Promise<boolean> {
     this.dummyHash ??= this.hash("no account has this password");
     const target = hash ?? (await this.dummyHash);
-    const matches = await this.pool.compare(password, target);
+    const matches = await this.pool.compare(password, target, share);
     const withinLimit = Buffer.byteLength(password, "utf8") <= PASSWORD_MAX_BYTES;
     return matches && withinLimit && hash !== undefined;
   }

@@ -1,7 +1,7 @@
 import type { BackgroundTasks } from "../../background-tasks";
 import { InvalidTokenError } from "../../errors/app-errors";
 import type { Mailer } from "../../mail/mailer";
-import { passwordResetMail } from "../../mail/templates";
+import { passwordChangedMail, passwordResetMail } from "../../mail/templates";
 import { normaliseEmail } from "../users/email";
 import type { UserRepository } from "../users/user.repository";
 import type { PasswordHasher } from "./password-hasher";
@@ -63,6 +63,7 @@ export class PasswordResetService {
     const user = await this.users.resetPassword(tokenHash, new Date(), passwordHash);
     if (!user) throw invalidResetToken();
     await this.sessions.endAllOf(user._id, "password reset");
+    this.mailer.send(passwordChangedMail({ to: user.email, name: user.name, how: "reset" }));
   }
 }
 

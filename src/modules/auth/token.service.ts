@@ -97,23 +97,24 @@ export class TokenService {
     return frozen;
   }
 
-  /** Proves the password step of a login for MFA_TOKEN_TTL_SECONDS. */
-  signMfaToken(userId: string, userAgent: string | null): string {
+  /** Proves the password step of a login for MFA_TOKEN_TTL_SECONDS; `tokenId` makes it spendable once. */
+  signMfaToken(userId: string, userAgent: string | null, tokenId: string): string {
     return jwt.sign({ typ: "mfa", ua: userAgent }, this.secret, {
       algorithm: "HS256",
       subject: userId,
-      jwtid: randomUUID(),
+      jwtid: tokenId,
       expiresIn: MFA_TOKEN_TTL_SECONDS,
     });
   }
 
-  verifyMfaToken(token: string): { userId: string; userAgent: string | null } {
+  verifyMfaToken(token: string): { userId: string; userAgent: string | null; tokenId: string } {
     try {
       const claims = jwt.verify(token, this.secret, { algorithms: ["HS256"] });
-      if (typeof claims === "string" || claims.typ !== "mfa" || !claims.sub) {
+      if (typeof claims === "string" || claims.typ !== "mfa" || !claims.sub || !claims.jti) {
         throw new Error("not an MFA token");
       }
-      return { userId: claims.sub, userAgent: typeof claims.ua === "string" ? claims.ua : null };
+      const userAgent = typeof claims.ua === "string" ? claims.ua : null;
+      return { userId: claims.sub, userAgent, tokenId: claims.jti };
     } catch {
       throw new InvalidTokenError("The MFA token is invalid or has expired; sign in again");
     }

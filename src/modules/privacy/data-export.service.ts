@@ -10,6 +10,8 @@ import type { PersonalData } from "./personal-data";
 /** The modules asked for their part of a subject access export. */
 export interface ExportSources {
   account: Pick<PersonalData<UserRecord>, "exportOf">;
+  /** The account's earlier addresses the service still keeps, opened. */
+  formerEmails: Pick<PersonalData<string[]>, "exportOf">;
   sessions: Pick<PersonalData<SessionRecord[]>, "exportOf">;
   memberships: Pick<PersonalData<Member[]>, "exportOf">;
   appointments: Pick<PersonalData<OfficeHolder[]>, "exportOf">;
@@ -25,7 +27,8 @@ export class DataExportService {
 
   async exportOf(userId: string): Promise<DataExport> {
     const account = await this.sources.account.exportOf(userId);
-    const [sessions, memberships, appointments] = await Promise.all([
+    const [formerEmails, sessions, memberships, appointments] = await Promise.all([
+      this.sources.formerEmails.exportOf(userId),
       this.sources.sessions.exportOf(userId),
       this.sources.memberships.exportOf(userId),
       this.sources.appointments.exportOf(userId),
@@ -39,6 +42,7 @@ export class DataExportService {
     return Object.assign(new DataExport(), {
       exportedAt: new Date(),
       account: User.from(account),
+      formerEmails,
       sessions: sessions.map((session) => SessionExport.from(session)),
       memberships,
       appointments,

@@ -42,6 +42,11 @@ export class SessionExport {
 export class DataExport {
   @Field(() => DateTimeScalar) exportedAt!: Date;
   @Field(() => User) account!: User;
+  @Field(() => [String], {
+    description:
+      "Addresses the account had before its current one, as far as the service still keeps them",
+  })
+  formerEmails!: string[];
   @Field(() => [SessionExport]) sessions!: SessionExport[];
   @Field(() => [Member], { description: "Applications, with their status history" })
   memberships!: Member[];

@@ -21,10 +21,15 @@ export class EmailHistory implements PersonalDataEraser {
     await this.users.rememberFormerEmail(userId, this.cipher.seal(previous, FORMER_EMAILS_FIELD));
   }
 
+  /** The addresses kept for an account, opened (subject access lists them). */
+  async formerEmailsOf(id: string): Promise<string[]> {
+    const former = (await this.users.findById(id, { formerEmails: 1 }))?.formerEmails;
+    return (former ?? []).map((sealed) => this.cipher.open(sealed, FORMER_EMAILS_FIELD));
+  }
+
   /** The kept mail of every address the account had (the outbox of the default set-up). */
   async erase({ id, email }: ErasedAccount): Promise<void> {
-    const former = (await this.users.findById(id, { formerEmails: 1 }))?.formerEmails;
-    const addresses = (former ?? []).map((sealed) => this.cipher.open(sealed, FORMER_EMAILS_FIELD));
+    const addresses = await this.formerEmailsOf(id);
     for (const address of new Set([email, ...addresses])) await this.mailer.forget(address);
   }
 }

@@ -28,6 +28,8 @@ export interface UserRecord {
   mfaPendingSecret: string | null;
   /** The last TOTP time step accepted, so a code cannot be replayed. */
   mfaLastStep: number | null;
+  /** The id of the MFA step token the last correct password earned; it is spent by its use. */
+  mfaLoginTokenId?: string | null;
   /**
    * The account's earlier addresses, sealed (FORMER_EMAILS_FIELD), kept only while the service
    * keeps mail itself (the outbox): erasure deletes the mail to every address the account had.
@@ -56,6 +58,7 @@ const userSchema = new Schema<UserRecord>(
     mfaSecret: { type: String, default: null },
     mfaPendingSecret: { type: String, default: null },
     mfaLastStep: { type: Number, default: null },
+    mfaLoginTokenId: { type: String, default: null },
     deletingSince: { type: Date, default: null },
     formerEmails: { type: [String], default: undefined },
   },

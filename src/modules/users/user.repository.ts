@@ -254,6 +254,20 @@ export class UserRepository {
    * Records a TOTP step only if no equal or later one was accepted under this secret: of two
    * logins racing with one code, one matches.
    */
+  /** The MFA step token the password step just issued; an earlier one stops working. */
+  async setMfaLoginToken(id: string, tokenId: string): Promise<void> {
+    await this.users.updateOne({ _id: id }, { $set: { mfaLoginTokenId: tokenId } });
+  }
+
+  /** Spends the MFA step token: true for the one request that spent it. */
+  async spendMfaLoginToken(id: string, tokenId: string): Promise<boolean> {
+    const result = await this.users.updateOne(
+      { _id: id, mfaLoginTokenId: tokenId },
+      { $set: { mfaLoginTokenId: null } },
+    );
+    return result.modifiedCount === 1;
+  }
+
   async recordMfaStep(id: string, secret: string, step: number): Promise<boolean> {
     const result = await this.users.updateOne(
       {

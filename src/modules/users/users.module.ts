@@ -56,10 +56,14 @@ export function createUsersModule({ connection, cipher, mailer, deps }: UsersMod
     // The record goes last, in UsersService.delete; what it kept elsewhere is the mail.
     erase: (erased) => emailHistory.erase(erased),
   };
+  const formerEmails: Pick<PersonalData<string[]>, "exportOf"> = {
+    exportOf: (userId) => emailHistory.formerEmailsOf(userId),
+  };
   return {
     services: { users },
     repository,
     account,
+    formerEmails,
     models: [model],
   } satisfies { services: object } & ModuleParts & Record<string, unknown>;
 }
