@@ -17,7 +17,7 @@ export type PatchName = "id-index" | "id-pushdown" | "write-lock" | "duplicate-k
  * The changes the service's behaviour rests on, each with a test in
  * tests/db/ferretdb-engine.test.ts that fails without it, and one kept for speed alone, with a
  * differential test against FerretDB's own code and its measured gain in docs/performance.md
- * (docs/decisions.md, "The embedded FerretDB").
+ * (docs/decisions.md, "The development database").
  */
 export const PATCHES: Patch[] = [
   {
