@@ -50,6 +50,8 @@ export const DateTimeScalar = new GraphQLScalarType<Date, string>({
   description:
     "A date-time in answers, always ISO 8601 in UTC (2026-11-22T06:58:49.000Z). A date sent " +
     `to the service is ${DATE_INPUT_FORMS}.`,
+  // Sofa's OpenAPI reads a scalar's JSON shape here, as it does on graphql-scalars' own.
+  extensions: { jsonSchema: { type: "string", format: "date-time" } },
   serialize: (value) => DateTimeISOResolver.serialize(value),
   parseValue: parsed,
   parseLiteral: (ast) => {

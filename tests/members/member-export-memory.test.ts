@@ -12,7 +12,7 @@ import { randomBytes } from "node:crypto";
 import { seedDemo } from "../../scripts/demo/demo-data";
 import { connectDatabase } from "../../src/db/connection";
 import { FieldCipher } from "../../src/db/field-cipher";
-import { CSV_HEADER } from "../../src/modules/members/member-csv";
+import { CSV_BOM, CSV_HEADER } from "../../src/modules/members/member-csv";
 import {
   dropDatabase,
   probe,
@@ -268,7 +268,7 @@ test("streams every demo record as CSV within the memory bound, waiting for a pa
   }
 
   expect(result.status).toBe(200);
-  expect(result.head.startsWith(CSV_HEADER)).toBe(true);
+  expect(result.head.startsWith(CSV_BOM + CSV_HEADER)).toBe(true);
   // SSS and TIN (the last two columns) opened with the seed's key, not sealed text.
   expect(result.head).toMatch(/\r\n[^\r]*,\d\d-\d{7}-\d,(\d{3}-\d{3}-\d{3}-000)?\r\n/);
   expect(result.lines).toBe(total + 1);
