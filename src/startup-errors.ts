@@ -32,9 +32,7 @@ export function startupProblem(error: unknown): string {
 function isDatabaseProblem(failure: { name?: string } | null, message: string): boolean {
   return (
     /^Mongo/.test(failure?.name ?? "") ||
-    /FerretDB|Go toolchain|mongod\b|mongodb-memory-server|did not answer ping|ECONNREFUSED/i.test(
-      message,
-    )
+    /FerretDB|Go toolchain|mongod\b|did not answer ping|ECONNREFUSED/i.test(message)
   );
 }
 
