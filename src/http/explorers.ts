@@ -10,8 +10,9 @@ export interface ExplorerOptions {
 
 /**
  * The operation GraphiQL opens on: it runs as it is once the Headers pane holds a token (the
- * template below), and shows the shape of a paged list. Anonymous on purpose: GraphiQL keeps a named operation's name for a moment after the text is
- * replaced, and would then ask the server for an operation no longer in the document.
+ * template below), and shows the shape of a paged list. Anonymous on purpose: GraphiQL keeps
+ * a named operation's name for a moment after the text is replaced, and would then ask the
+ * server for an operation no longer in the document.
  */
 export const GRAPHIQL_DEFAULT_QUERY = `# Sign in (POST /api/v1/auth/login, or the login mutation), then put the accessToken
 # into the Headers pane below and run this with the play button.
