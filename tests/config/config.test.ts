@@ -54,6 +54,8 @@ describe("loadConfig", () => {
       NODE_ENV: "production",
       JWT_SECRET: "x".repeat(40),
       DATA_KEY: Buffer.alloc(32, 1).toString("base64"),
+      SMTP_URL: "smtp://127.0.0.1:9",
+      PUBLIC_URL: "https://api.example.org",
     };
     expect(() => loadConfig(production)).toThrow(
       /MONGODB_URI is required when NODE_ENV=production/,

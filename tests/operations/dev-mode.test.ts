@@ -57,7 +57,7 @@ describe("npm run dev", () => {
       const source = path.join(root, "src", "startup-errors.ts");
       const now = new Date();
       fs.utimesSync(source, now, now);
-      await waitFor(() => output, /Restarting 'src\/main\.ts'/, 30_000);
+      await waitFor(() => output, /Restarting 'tools\/dev-db\/start\.ts'/, 30_000);
     } finally {
       if (child.pid) process.kill(-child.pid, "SIGTERM");
     }
