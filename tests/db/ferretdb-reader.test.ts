@@ -52,5 +52,5 @@ withGo(
     // The fuzzer ran, beyond its seeds.
     expect(output).toMatch(/fuzz: elapsed: \d+s, execs: [1-9]/);
   },
-  240_000,
+  480_000,
 );
