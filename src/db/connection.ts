@@ -32,7 +32,7 @@ const LOST_DATABASE_TIMEOUTS = {
 
 /** Driver options every client of `uri` needs, the service's own and short-lived probes. */
 export function clientOptionsFor(uri: string): { directConnection: boolean } {
-  // FerretDB v1 and a single mongod are not replica sets; talk to the one server directly
+  // The development database and a single mongod are not replica sets; talk to the one server directly
   // unless the URI names a replica set.
   return { directConnection: !/replicaSet=|mongodb\+srv:/.test(uri) };
 }

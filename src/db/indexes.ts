@@ -2,7 +2,7 @@ import type { Collection } from "mongodb";
 import type { Schema } from "mongoose";
 import type { Logger } from "../logger";
 
-/** MongoDB's codes for "not implemented" (FerretDB v1 on `expireAfterSeconds`). */
+/** MongoDB's codes for "not implemented" (the development database on `expireAfterSeconds`). */
 const NOT_IMPLEMENTED = new Set([115, 238]);
 /** An index on the same keys exists with other options (IndexOptionsConflict, IndexKeySpecsConflict). */
 const CONFLICTING = new Set([85, 86]);
@@ -18,7 +18,7 @@ export interface IndexedModel {
  * that does) and drops the ones no model declares any more. Expiry by a TTL index is the
  * database's housekeeping, never what a rule rests on (a session past its `expiresAt` is
  * refused whether or not it is still stored): where the engine has no TTL indexes (the
- * development FerretDB) the field gets a plain index and expired documents stay until deleted.
+ * development database) the field gets a plain index and expired documents stay until deleted.
  */
 export async function ensureIndexes(models: readonly IndexedModel[], log: Logger): Promise<void> {
   const withoutExpiry: string[] = [];

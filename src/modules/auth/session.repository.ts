@@ -67,7 +67,7 @@ export class SessionRepository {
    */
   async rotate(rotation: Rotation): Promise<SessionRecord | null> {
     const { sessionId, presentedHash, nextHash, now, refreshExpiresAt } = rotation;
-    // No projection: FerretDB v1 does not implement findAndModify's `fields`.
+    // No projection: the development database does not implement findAndModify's `fields`.
     return this.sessions
       .findOneAndUpdate(
         {

@@ -5,7 +5,7 @@ import { Role } from "./role";
 /**
  * An account. Secrets (password hash, code and token hashes, TOTP secrets) live here but never
  * leave through the User type; flat fields rather than subdocuments keep the indexes and
- * conditional updates simple on both MongoDB and FerretDB.
+ * conditional updates simple on MongoDB and on the development database alike.
  */
 export interface UserRecord {
   _id: string;

@@ -175,7 +175,7 @@ export class UserRepository {
         {
           $set: { passwordHash, resetTokenHash: null, resetExpiresAt: null, isEmailVerified: true },
         },
-        // No projection: FerretDB v1 does not implement findAndModify's `fields`.
+        // No projection: the development database does not implement findAndModify's `fields`.
       )
       .lean<UserRecord>();
   }
