@@ -22,7 +22,7 @@ export function startupProblem(error: unknown): string {
       `  ${withoutCredentials(message).split("\n")[0]}`,
       "With MONGODB_URI set, check that MongoDB runs and answers at that address (and that the",
       "user and password in it are right). Without it, `npm start` runs a development engine",
-      "(tools/dev-db): a `mongod` on PATH, else FerretDB, which it builds with the Go toolchain",
+      "(tools/dev-db): a `mongod` on PATH, else an engine it builds with the Go toolchain",
       "(`go` on PATH; `npm run engine:install` builds it ahead of time). Install one of them, or run",
       "MongoDB (docker run -d -p 27017:27017 mongo:7) and set MONGODB_URI=mongodb://127.0.0.1:27017",
     ].join("\n");
@@ -32,7 +32,7 @@ export function startupProblem(error: unknown): string {
 function isDatabaseProblem(failure: { name?: string } | null, message: string): boolean {
   return (
     /^Mongo/.test(failure?.name ?? "") ||
-    /FerretDB|Go toolchain|mongod\b|did not answer ping|ECONNREFUSED/i.test(message)
+    /Go toolchain|mongod\b|could not be built|did not answer ping|ECONNREFUSED/i.test(message)
   );
 }
 
