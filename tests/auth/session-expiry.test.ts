@@ -3,29 +3,20 @@
  * deleted it yet: a TTL index is housekeeping (and the development FerretDB has none), never
  * what the rule rests on. Time passing is written straight into the stored session.
  */
-import { MongoClient, type Db } from "mongodb";
-import { clientOptionsFor } from "../../src/db/connection";
 import { bearer, buildUser, login, type TestUser } from "../support/factories";
+import { rawDb } from "../support/raw-db";
 import { startTestApp, type TestApp } from "../support/test-app";
 
 const AUTH = "/api/v1/auth";
 
 let app: TestApp;
-let client: MongoClient;
-let db: Db;
 
 beforeAll(async () => {
   app = await startTestApp();
-  const uri = process.env.TEST_MONGODB_URI!;
-  client = await new MongoClient(uri, clientOptionsFor(uri)).connect();
-  db = client.db(app.config.dbName);
 });
-afterAll(async () => {
-  await client.close();
-  await app.close();
-});
+afterAll(() => app.close());
 
-const sessions = () => db.collection<{ _id: string } & Record<string, unknown>>("sessions");
+const sessions = () => rawDb(app).sessions;
 
 /** The session id an access token carries (`sid`). */
 const sessionOf = (token: string): string =>
