@@ -24,6 +24,14 @@ export enum SignatureType {
   DRAWN = "DRAWN",
 }
 
+/** What kind of chaplain a member is (contract §11 oath, §12 service chaplains). */
+export enum MemberType {
+  ASSOCIATE_CHAPLAIN = "ASSOCIATE_CHAPLAIN",
+  PROFESSIONAL_CHAPLAIN = "PROFESSIONAL_CHAPLAIN",
+  ORDAINED_AND_COMMISSIONED_PRACTITIONER = "ORDAINED_AND_COMMISSIONED_PRACTITIONER",
+  CERTIFIED_SPECIALIST_TRAINING_OFFICER_INSTRUCTOR = "CERTIFIED_SPECIALIST_TRAINING_OFFICER_INSTRUCTOR",
+}
+
 registerEnumType(MemberStatus, {
   name: "MemberStatus",
   description: "Where an application stands",
@@ -31,3 +39,7 @@ registerEnumType(MemberStatus, {
 registerEnumType(CivilStatus, { name: "CivilStatus" });
 registerEnumType(Gender, { name: "Gender" });
 registerEnumType(SignatureType, { name: "SignatureType", description: "How a signature was made" });
+registerEnumType(MemberType, {
+  name: "MemberType",
+  description: "What kind of chaplain a member is",
+});

@@ -2,7 +2,7 @@ import { Schema, type Connection, type Model } from "mongoose";
 import type { FieldCipher } from "../../db/field-cipher";
 import { searchableText } from "../../db/search-text";
 import { uuidv7 } from "../../db/uuid";
-import { CivilStatus, Gender, MemberStatus, SignatureType } from "./member.enums";
+import { CivilStatus, Gender, MemberStatus, MemberType, SignatureType } from "./member.enums";
 
 /** The text fields an application must have (contract §6). */
 export const REQUIRED_TEXT_FIELDS = [
@@ -82,6 +82,14 @@ export interface PrivacyConsentRecord {
   consentedAt: Date;
 }
 
+/** What the member chose to show on the public page (contract §12); all off by default. */
+export interface PublicProfileChoice {
+  listed: boolean;
+  showPhoto: boolean;
+  showLocation: boolean;
+  showBranches: boolean;
+}
+
 export interface MemberRecord extends RequiredText, OptionalText {
   _id: string;
   userId: string;
@@ -125,6 +133,12 @@ export interface MemberRecord extends RequiredText, OptionalText {
   mobileKey: string | null;
   sssHash: string | null;
   tinHash: string | null;
+  /** POI-<YYYY>-<NNNNN>, given when the record is first APPROVED; absent before, never reused. */
+  uniqueId?: string;
+  /** Set by the oath (ASSOCIATE_CHAPLAIN) or by an administrator; null before. */
+  memberType: MemberType | null;
+  badgeNumber: string | null;
+  publicProfile: PublicProfileChoice;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -176,6 +190,21 @@ const memberSchema = new Schema<MemberRecord>(
     mobileKey: { type: String, default: null },
     sssHash: { type: String, default: null },
     tinHash: { type: String, default: null },
+    uniqueId: { type: String },
+    memberType: { type: String, enum: Object.values(MemberType), default: null },
+    badgeNumber: { type: String, default: null },
+    publicProfile: {
+      type: new Schema(
+        {
+          listed: { type: Boolean, default: false },
+          showPhoto: { type: Boolean, default: false },
+          showLocation: { type: Boolean, default: false },
+          showBranches: { type: Boolean, default: false },
+        },
+        { _id: false },
+      ),
+      default: () => ({}),
+    },
   },
   { timestamps: true, versionKey: false },
 );
