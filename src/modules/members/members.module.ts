@@ -4,6 +4,7 @@ import type { ModuleBase, ModuleParts } from "../module";
 import type { PersonalData } from "../privacy/personal-data";
 import type { UserRepository } from "../users/user.repository";
 import type { CurrentOffices } from "./member-read.service";
+import { createMemberCounterModel, MemberIdentityRepository } from "./member-identity.repository";
 import { MemberMaintenanceRepository } from "./member-maintenance.repository";
 import { storedKeysOf } from "./member-duplicates";
 import type { MemberReferences } from "./member.presenter";
@@ -41,6 +42,8 @@ export function createMembersModule(options: MembersModuleOptions) {
   const { connection, config, log, cipher, mailer, deps } = options;
   const model = createMemberModel(connection);
   const maintenance = new MemberMaintenanceRepository(model);
+  const counters = createMemberCounterModel(connection);
+  const identities = new MemberIdentityRepository(model, counters);
   const references: MemberReferences = {
     applicants: async (userIds) =>
       (await deps.users.identitiesOf(userIds)).map((user) => ({
@@ -59,6 +62,7 @@ export function createMembersModule(options: MembersModuleOptions) {
     requirePrivacyConsent: config.requirePrivacyConsent,
     releaseLapsedTerms: (memberId) => deps.offices().releaseLapsedOf(memberId),
     currentOffices: (memberId) => deps.offices().currentOffices(memberId),
+    identities,
   });
   const memberships: PersonalData<Member[]> = {
     exportOf: (userId) => members.allOf(userId),
@@ -67,13 +71,14 @@ export function createMembersModule(options: MembersModuleOptions) {
   return {
     services: { members },
     memberships,
-    models: [model],
+    models: [model, counters],
     migrations: [
       { name: "member search fields", run: () => maintenance.backfillSearchFields() },
       {
         name: "member duplicate keys",
         run: () => maintenance.backfillDuplicateKeys(storedKeysOf(cipher)),
       },
+      { name: "member unique ids", run: () => identities.backfill() },
     ],
   } satisfies ModuleParts & Record<string, unknown>;
 }
