@@ -46,6 +46,8 @@ export interface Config {
   graphqlIntrospection: boolean;
   /** REQUIRE_PRIVACY_CONSENT: applications must carry privacyConsent (default false). */
   requirePrivacyConsent: boolean;
+  /** MEMBERSHIP_FEE_PHP: the onboarding's membership fee in pesos (default 500). */
+  membershipFeePhp: number;
   bodyLimitBytes: number;
   /** Processes serving HTTP; above 1, src/main.ts runs a node:cluster primary over them. */
   workers: number;
@@ -211,6 +213,7 @@ export function loadConfig(env: Env = environment()): Config {
     trustProxy: readTrustProxy(text("TRUST_PROXY")),
     graphqlIntrospection: bool("GRAPHQL_INTROSPECTION", nodeEnv !== "production"),
     requirePrivacyConsent: bool("REQUIRE_PRIVACY_CONSENT", false),
+    membershipFeePhp: int("MEMBERSHIP_FEE_PHP", 500, 0, 1_000_000),
     bodyLimitBytes: 1024 * 1024,
     dataKey,
     dataKeysPrevious,

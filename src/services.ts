@@ -12,6 +12,9 @@ import { createBranchServicesModule } from "./modules/branch-services/branch-ser
 import { createMembersModule } from "./modules/members/members.module";
 import type { ModuleParts } from "./modules/module";
 import { createOfficesModule } from "./modules/offices/offices.module";
+import { createOnboardingModule } from "./modules/onboarding/onboarding.module";
+import { ServiceUnavailableError } from "./errors/app-errors";
+import type { FileRefs } from "./modules/files/file-refs";
 import { createPrivacyModule } from "./modules/privacy/privacy.module";
 import { createUsersModule } from "./modules/users/users.module";
 import { RateLimits } from "./rate-limits/rate-limits";
@@ -79,6 +82,17 @@ export function createServices(
     },
   });
   const offices = createOfficesModule({ ...base, members: members.services.members });
+  const onboarding = createOnboardingModule({
+    ...base,
+    mailer,
+    members: members.services.members.onboarding,
+    deps: () => ({
+      files: filesUntilMerged,
+      // Until the interviews and credentials modules are wired: nothing booked, nothing rendered.
+      interviews: { ofMember: () => Promise.resolve(null) },
+      credentials: { ofMember: () => Promise.resolve(null) },
+    }),
+  });
   const audit = createAuditModule(base);
   const privacy = createPrivacyModule({
     account: users.account,
@@ -86,12 +100,19 @@ export function createServices(
     sessions: auth.sessionData,
     memberships: members.memberships,
     appointments: offices.appointments,
+    onboarding: onboarding.personalData,
     audit: audit.services.audit,
     // Appointments before the member records they count on; mail last.
-    erasers: [offices.appointments, members.memberships, auth.sessionData, users.account],
+    erasers: [
+      offices.appointments,
+      onboarding.personalData,
+      members.memberships,
+      auth.sessionData,
+      users.account,
+    ],
   });
 
-  const modules: ModuleParts[] = [users, auth, branches, members, offices, audit];
+  const modules: ModuleParts[] = [users, auth, branches, members, offices, onboarding, audit];
   const migrations = modules.flatMap((module) => module.migrations ?? []);
   return {
     /** What a request may use (RequestContext.services). */
@@ -101,6 +122,7 @@ export function createServices(
       ...branches.services,
       ...members.services,
       ...offices.services,
+      ...onboarding.services,
       ...audit.services,
       ...privacy.services,
       rateLimits,
@@ -128,6 +150,11 @@ export function createServices(
     },
   };
 }
+
+/** Until the files module is merged: every file operation answers 503. */
+const filesUntilMerged: FileRefs = new Proxy({} as FileRefs, {
+  get: () => () => Promise.reject(new ServiceUnavailableError("File storage is not available")),
+});
 
 export type Composition = ReturnType<typeof createServices>;
 /** The services a request may use: no models, repositories or connection. */

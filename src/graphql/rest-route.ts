@@ -13,6 +13,8 @@ export const REST_TAGS = {
   "Office titles": "The hierarchy of chaplain office titles, from Chief Chaplain to barangay.",
   "Office holders": "Who holds which office title, since when, until when.",
   "Branch services": "The branches of service an applicant may choose (public lists).",
+  Onboarding:
+    "After approval: requirements, courses, payment, the oath, and the administrators' review of them.",
   Audit: "The log of administrative acts, for administrators.",
 } as const;
 

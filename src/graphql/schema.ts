@@ -10,6 +10,15 @@ import { MemberProfileResolver } from "../modules/members/member-profile";
 import { MemberResolver } from "../modules/members/member.resolver";
 import { OfficeHolderResolver } from "../modules/offices/office-holder.resolver";
 import { OfficeResolver } from "../modules/offices/office.resolver";
+import { CourseResolver } from "../modules/onboarding/course.resolver";
+import { PaymentResolver } from "../modules/onboarding/payment.resolver";
+import {
+  MemberOnboardingResolver,
+  MemberProfileOnboardingResolver,
+  OnboardingProgressResolver,
+} from "../modules/onboarding/progress.resolver";
+import { RequirementResolver } from "../modules/onboarding/requirement.resolver";
+import { TrainingResolver } from "../modules/onboarding/training.resolver";
 import { DataExportResolver } from "../modules/privacy/data-export.resolver";
 import { UsersResolver } from "../modules/users/users.resolver";
 import { authChecker } from "./access";
@@ -24,6 +33,13 @@ export const resolvers = [
   OfficeResolver,
   OfficeHolderResolver,
   BranchServiceResolver,
+  RequirementResolver,
+  CourseResolver,
+  TrainingResolver,
+  PaymentResolver,
+  OnboardingProgressResolver,
+  MemberOnboardingResolver,
+  MemberProfileOnboardingResolver,
   AuditLogResolver,
   DataExportResolver,
 ] as const;

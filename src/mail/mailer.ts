@@ -9,6 +9,8 @@ export interface MailMessage {
   subject: string;
   text: string;
   html: string;
+  /** Files sent along (a certificate, an invitation's .ics). */
+  attachments?: { filename: string; content: Buffer; contentType: string }[];
 }
 
 export interface MailerOptions {

@@ -34,6 +34,12 @@ export class MemberOnboardingRecords {
     return record && viewOf(record);
   }
 
+  /** The records of these ids that exist, by id. */
+  async byIds(memberIds: readonly string[]): Promise<Map<string, OnboardingMember>> {
+    const records = await this.members.findByIds(memberIds);
+    return new Map(records.map((record) => [record._id, viewOf(record)] as const));
+  }
+
   /** False when the record is no longer APPROVED and active. */
   async setStep(memberId: string, step: OnboardingStep): Promise<boolean> {
     return (

@@ -85,6 +85,15 @@ export class MemberRepository {
     return latest;
   }
 
+  /** These records, as far as they exist. */
+  findByIds(ids: readonly string[]): Promise<MemberRecord[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.members
+      .find({ _id: oneOf([...new Set(ids)]) })
+      .lean<MemberRecord[]>()
+      .exec();
+  }
+
   /** An APPROVED record that is not archived, or null (the public credential check). */
   findApproved(id: string): Promise<MemberRecord | null> {
     return this.members

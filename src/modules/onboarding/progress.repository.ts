@@ -45,11 +45,21 @@ export class ProgressRepository {
       .exec();
   }
 
-  recordOath(
+  /**
+   * Records the oath once: with one already recorded the filter misses, the upsert's insert
+   * meets the existing `_id` and fails with a duplicate key (the service's 409).
+   */
+  async recordOath(
     owner: { memberId: string; userId: string },
     oath: NonNullable<ProgressRecord["oath"]>,
-  ): Promise<ProgressRecord> {
-    return this.upsert(owner, { $set: { oath, completedAt: oath.recordedAt } });
+  ): Promise<void> {
+    await this.progress
+      .updateOne(
+        { _id: owner.memberId, oath: null },
+        { $set: { oath, completedAt: oath.recordedAt }, $setOnInsert: { userId: owner.userId } },
+        { upsert: true },
+      )
+      .exec();
   }
 
   ofUser(userId: string): Promise<ProgressRecord[]> {

@@ -5,6 +5,7 @@ import { AuditLogEntry } from "../audit/audit-log.type";
 import type { SessionRecord } from "../auth/session.model";
 import { Member } from "../members/member.type";
 import { OfficeHolder } from "../offices/office-holder.type";
+import { OnboardingExport } from "../onboarding/onboarding-export";
 import { User } from "../users/user.type";
 
 @ObjectType("SessionExport", {
@@ -52,6 +53,10 @@ export class DataExport {
   memberships!: Member[];
   @Field(() => [OfficeHolder], { description: "Appointments, ended ones included" })
   appointments!: OfficeHolder[];
+  @Field(() => OnboardingExport, {
+    description: "Onboarding documents, payments, essays and the oath",
+  })
+  onboarding!: OnboardingExport;
   @Field(() => [AuditLogEntry], { description: "Audit entries naming the account" })
   auditEntries!: AuditLogEntry[];
 }
