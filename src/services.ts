@@ -9,6 +9,7 @@ import { Mailer } from "./mail/mailer";
 import { createAuditModule } from "./modules/audit/audit.module";
 import { createAuthModule } from "./modules/auth/auth.module";
 import { createBranchServicesModule } from "./modules/branch-services/branch-services.module";
+import { createFilesModule } from "./modules/files/files.module";
 import { createMembersModule } from "./modules/members/members.module";
 import type { ModuleParts } from "./modules/module";
 import { createOfficesModule } from "./modules/offices/offices.module";
@@ -64,6 +65,8 @@ export function createServices(
     background,
     cipher,
   });
+  // Other modules are handed `files.refs` (the FileRefs port) through their deps, never the driver.
+  const files = createFilesModule({ ...base, jwtSecret, deps: () => ({}) });
   const branches = createBranchServicesModule({
     ...base,
     deps: () => ({ members: members.services.members }),
@@ -91,7 +94,7 @@ export function createServices(
     erasers: [offices.appointments, members.memberships, auth.sessionData, users.account],
   });
 
-  const modules: ModuleParts[] = [users, auth, branches, members, offices, audit];
+  const modules: ModuleParts[] = [users, auth, branches, members, offices, audit, files];
   const migrations = modules.flatMap((module) => module.migrations ?? []);
   return {
     /** What a request may use (RequestContext.services). */
@@ -102,6 +105,7 @@ export function createServices(
       ...members.services,
       ...offices.services,
       ...audit.services,
+      ...files.services,
       ...privacy.services,
       rateLimits,
       health: { databaseUp: () => isDatabaseUp(connection) },

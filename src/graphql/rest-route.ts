@@ -15,6 +15,8 @@ export const REST_TAGS = {
   "Office holders": "Who holds which office title, since when, until when.",
   "Branch services": "The branches of service an applicant may choose (public lists).",
   Audit: "The log of administrative acts, for administrators.",
+  Files:
+    "Uploaded documents and images: their records here; their bytes over POST /files, GET /files/{id} (signed links) and GET /files/public/{id}.",
 } as const;
 
 export type RestTag = keyof typeof REST_TAGS;
