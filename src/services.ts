@@ -9,12 +9,11 @@ import { Mailer } from "./mail/mailer";
 import { createAuditModule } from "./modules/audit/audit.module";
 import { createAuthModule } from "./modules/auth/auth.module";
 import { createBranchServicesModule } from "./modules/branch-services/branch-services.module";
+import { createFilesModule } from "./modules/files/files.module";
 import { createMembersModule } from "./modules/members/members.module";
 import type { ModuleParts } from "./modules/module";
 import { createOfficesModule } from "./modules/offices/offices.module";
 import { createOnboardingModule } from "./modules/onboarding/onboarding.module";
-import { ServiceUnavailableError } from "./errors/app-errors";
-import type { FileRefs } from "./modules/files/file-refs";
 import { createPrivacyModule } from "./modules/privacy/privacy.module";
 import { createUsersModule } from "./modules/users/users.module";
 import { RateLimits } from "./rate-limits/rate-limits";
@@ -67,6 +66,8 @@ export function createServices(
     background,
     cipher,
   });
+  // Other modules are handed `files.refs` (the FileRefs port) through their deps, never the driver.
+  const files = createFilesModule({ ...base, jwtSecret, deps: () => ({}) });
   const branches = createBranchServicesModule({
     ...base,
     deps: () => ({ members: members.services.members }),
@@ -87,7 +88,7 @@ export function createServices(
     mailer,
     members: members.services.members.onboarding,
     deps: () => ({
-      files: filesUntilMerged,
+      files: files.refs,
       // Until the interviews and credentials modules are wired: nothing booked, nothing rendered.
       interviews: { ofMember: () => Promise.resolve(null) },
       credentials: { ofMember: () => Promise.resolve(null) },
@@ -112,7 +113,16 @@ export function createServices(
     ],
   });
 
-  const modules: ModuleParts[] = [users, auth, branches, members, offices, onboarding, audit];
+  const modules: ModuleParts[] = [
+    users,
+    auth,
+    branches,
+    members,
+    offices,
+    onboarding,
+    audit,
+    files,
+  ];
   const migrations = modules.flatMap((module) => module.migrations ?? []);
   return {
     /** What a request may use (RequestContext.services). */
@@ -124,6 +134,7 @@ export function createServices(
       ...offices.services,
       ...onboarding.services,
       ...audit.services,
+      ...files.services,
       ...privacy.services,
       rateLimits,
       health: { databaseUp: () => isDatabaseUp(connection) },
@@ -150,11 +161,6 @@ export function createServices(
     },
   };
 }
-
-/** Until the files module is merged: every file operation answers 503. */
-const filesUntilMerged: FileRefs = new Proxy({} as FileRefs, {
-  get: () => () => Promise.reject(new ServiceUnavailableError("File storage is not available")),
-});
 
 export type Composition = ReturnType<typeof createServices>;
 /** The services a request may use: no models, repositories or connection. */

@@ -10,6 +10,7 @@ import { MemberProfileResolver } from "../modules/members/member-profile";
 import { MemberResolver } from "../modules/members/member.resolver";
 import { OfficeHolderResolver } from "../modules/offices/office-holder.resolver";
 import { OfficeResolver } from "../modules/offices/office.resolver";
+import { FileResolver } from "../modules/files/file.resolver";
 import { CourseResolver } from "../modules/onboarding/course.resolver";
 import { PaymentResolver } from "../modules/onboarding/payment.resolver";
 import {
@@ -42,6 +43,7 @@ export const resolvers = [
   MemberProfileOnboardingResolver,
   AuditLogResolver,
   DataExportResolver,
+  FileResolver,
 ] as const;
 
 export function buildAppSchema(): Promise<GraphQLSchema> {
