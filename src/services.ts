@@ -9,7 +9,11 @@ import { Mailer } from "./mail/mailer";
 import { createAuditModule } from "./modules/audit/audit.module";
 import { createAuthModule } from "./modules/auth/auth.module";
 import { createBranchServicesModule } from "./modules/branch-services/branch-services.module";
+import { createInterviewsModule } from "./modules/interviews/interviews.module";
 import { createMembersModule } from "./modules/members/members.module";
+import { MemberStatus } from "./modules/members/member.enums";
+import type { Member } from "./modules/members/member.type";
+import type { OnboardingFacts } from "./modules/onboarding/onboarding-facts";
 import type { ModuleParts } from "./modules/module";
 import { createOfficesModule } from "./modules/offices/offices.module";
 import { createPrivacyModule } from "./modules/privacy/privacy.module";
@@ -80,18 +84,32 @@ export function createServices(
   });
   const offices = createOfficesModule({ ...base, members: members.services.members });
   const audit = createAuditModule(base);
+  const onboardingFacts = interimOnboardingFacts(members.services.members);
+  const interviews = createInterviewsModule({
+    ...base,
+    mailer,
+    users: users.repository,
+    onboarding: () => onboardingFacts,
+  });
   const privacy = createPrivacyModule({
     account: users.account,
     formerEmails: users.formerEmails,
     sessions: auth.sessionData,
     memberships: members.memberships,
     appointments: offices.appointments,
+    interviews: interviews.personalData,
     audit: audit.services.audit,
     // Appointments before the member records they count on; mail last.
-    erasers: [offices.appointments, members.memberships, auth.sessionData, users.account],
+    erasers: [
+      offices.appointments,
+      interviews.personalData,
+      members.memberships,
+      auth.sessionData,
+      users.account,
+    ],
   });
 
-  const modules: ModuleParts[] = [users, auth, branches, members, offices, audit];
+  const modules: ModuleParts[] = [users, auth, branches, members, offices, interviews, audit];
   const migrations = modules.flatMap((module) => module.migrations ?? []);
   return {
     /** What a request may use (RequestContext.services). */
@@ -101,6 +119,7 @@ export function createServices(
       ...branches.services,
       ...members.services,
       ...offices.services,
+      ...interviews.services,
       ...audit.services,
       ...privacy.services,
       rateLimits,
@@ -132,3 +151,32 @@ export function createServices(
 export type Composition = ReturnType<typeof createServices>;
 /** The services a request may use: no models, repositories or connection. */
 export type Services = Composition["services"];
+
+/**
+ * Stands in for the onboarding module's OnboardingFacts until it lands: the caller's latest
+ * record that is not archived, read through the members module. Replaced at merge.
+ */
+function interimOnboardingFacts(members: {
+  allOf(userId: string): Promise<Member[]>;
+}): OnboardingFacts {
+  return {
+    async currentRecord(userId) {
+      const records = (await members.allOf(userId)).filter((record) => !record.archivedAt);
+      const latest = records.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())[0];
+      if (!latest) return null;
+      const approval = latest.statusHistory.find((change) => change.to === MemberStatus.APPROVED);
+      return {
+        memberId: latest.id,
+        userId: latest.userId,
+        status: latest.status,
+        uniqueId: null,
+        fullName: `${latest.firstName} ${latest.lastName}`,
+        memberType: null,
+        approvedAt: approval?.at ?? null,
+      };
+    },
+    recordById: () => Promise.resolve(null),
+    paymentVerified: () => Promise.resolve(false),
+    photo2x2: () => Promise.resolve(null),
+  };
+}

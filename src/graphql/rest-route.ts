@@ -13,6 +13,9 @@ export const REST_TAGS = {
   "Office titles": "The hierarchy of chaplain office titles, from Chief Chaplain to barangay.",
   "Office holders": "Who holds which office title, since when, until when.",
   "Branch services": "The branches of service an applicant may choose (public lists).",
+  Interviews:
+    "Interviewers and their slots, members' online interview bookings and their outcomes.",
+  Credentials: "The member's ID card, certificate and QR code, rendered by the service.",
   Audit: "The log of administrative acts, for administrators.",
 } as const;
 

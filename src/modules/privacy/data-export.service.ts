@@ -1,6 +1,7 @@
 import type { AuditLogService } from "../audit/audit-log.service";
 import type { SessionRecord } from "../auth/session.model";
 import type { Member } from "../members/member.type";
+import type { OnlineInterview } from "../interviews/interview.type";
 import type { OfficeHolder } from "../offices/office-holder.type";
 import type { UserRecord } from "../users/user.model";
 import { User } from "../users/user.type";
@@ -15,6 +16,8 @@ export interface ExportSources {
   sessions: Pick<PersonalData<SessionRecord[]>, "exportOf">;
   memberships: Pick<PersonalData<Member[]>, "exportOf">;
   appointments: Pick<PersonalData<OfficeHolder[]>, "exportOf">;
+  /** Interview bookings with the interviewers' notes. */
+  interviews: Pick<PersonalData<OnlineInterview[]>, "exportOf">;
   audit: Pick<AuditLogService, "entriesAbout">;
 }
 
@@ -27,11 +30,12 @@ export class DataExportService {
 
   async exportOf(userId: string): Promise<DataExport> {
     const account = await this.sources.account.exportOf(userId);
-    const [formerEmails, sessions, memberships, appointments] = await Promise.all([
+    const [formerEmails, sessions, memberships, appointments, interviews] = await Promise.all([
       this.sources.formerEmails.exportOf(userId),
       this.sources.sessions.exportOf(userId),
       this.sources.memberships.exportOf(userId),
       this.sources.appointments.exportOf(userId),
+      this.sources.interviews.exportOf(userId),
     ]);
     // Acts by the account, and acts on it, on its applications and on its appointments.
     const auditEntries = await this.sources.audit.entriesAbout([
@@ -46,6 +50,7 @@ export class DataExportService {
       sessions: sessions.map((session) => SessionExport.from(session)),
       memberships,
       appointments,
+      interviews,
       auditEntries,
     });
   }
