@@ -9,6 +9,7 @@ import { Mailer } from "./mail/mailer";
 import { createAuditModule } from "./modules/audit/audit.module";
 import { createAuthModule } from "./modules/auth/auth.module";
 import { createBranchServicesModule } from "./modules/branch-services/branch-services.module";
+import { createFilesModule } from "./modules/files/files.module";
 import { createInterviewsModule } from "./modules/interviews/interviews.module";
 import { createMembersModule } from "./modules/members/members.module";
 import { MemberStatus } from "./modules/members/member.enums";
@@ -68,6 +69,8 @@ export function createServices(
     background,
     cipher,
   });
+  // Other modules are handed `files.refs` (the FileRefs port) through their deps, never the driver.
+  const files = createFilesModule({ ...base, jwtSecret, deps: () => ({}) });
   const branches = createBranchServicesModule({
     ...base,
     deps: () => ({ members: members.services.members }),
@@ -109,7 +112,16 @@ export function createServices(
     ],
   });
 
-  const modules: ModuleParts[] = [users, auth, branches, members, offices, interviews, audit];
+  const modules: ModuleParts[] = [
+    users,
+    auth,
+    branches,
+    members,
+    offices,
+    interviews,
+    audit,
+    files,
+  ];
   const migrations = modules.flatMap((module) => module.migrations ?? []);
   return {
     /** What a request may use (RequestContext.services). */
@@ -121,6 +133,7 @@ export function createServices(
       ...offices.services,
       ...interviews.services,
       ...audit.services,
+      ...files.services,
       ...privacy.services,
       rateLimits,
       health: { databaseUp: () => isDatabaseUp(connection) },

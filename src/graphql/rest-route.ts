@@ -1,5 +1,6 @@
 import type { GraphQLField, GraphQLSchema } from "graphql";
 import { Extensions } from "type-graphql";
+import { accessOf } from "./access";
 import type { ErrorCode } from "../errors/app-errors";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -17,6 +18,8 @@ export const REST_TAGS = {
     "Interviewers and their slots, members' online interview bookings and their outcomes.",
   Credentials: "The member's ID card, certificate and QR code, rendered by the service.",
   Audit: "The log of administrative acts, for administrators.",
+  Files:
+    "Uploaded documents and images: their records here; their bytes over POST /files, GET /files/{id} (signed links) and GET /files/public/{id}.",
 } as const;
 
 export type RestTag = keyof typeof REST_TAGS;
@@ -42,6 +45,12 @@ export interface RestOptions {
   optionalBearer?: boolean;
   /** What the route does with the refreshToken cookie (documented in OpenAPI). */
   refreshCookie?: "sets" | "rotates" | "clears";
+  /**
+   * A public read whose answer is the same for every caller, so shared caches may keep it:
+   * `Cache-Control: public, max-age=60`, a strong ETag of the answer's bytes, 304 on a matching
+   * `If-None-Match`, and the per-IP public-read rate limit. Only a public GET may say so.
+   */
+  publicCache?: boolean;
 }
 
 /** One REST path of /api/v1 and the root field it runs. */
@@ -75,6 +84,12 @@ export function restRoutes(schema: GraphQLSchema): RestRoute[] {
       const rest = field.extensions.rest as RestExtension | undefined;
       const operation = `${root!.name as "Query" | "Mutation"}.${field.name}` as const;
       if (!rest) throw new Error(`${operation} has no REST route (@Rest on its resolver)`);
+      // A cached answer is served to whoever asks next: it must not depend on the caller.
+      if (
+        rest.publicCache &&
+        (rest.method !== "GET" || accessOf(field) !== "public" || rest.optionalBearer)
+      )
+        throw new Error(`${operation}: publicCache is for public GET routes only`);
       routes.push({ ...rest, operation, field, status: rest.status ?? 200 });
     }
   }

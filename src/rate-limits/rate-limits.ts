@@ -21,7 +21,7 @@ export interface RateLimitsOptions {
   log: Logger;
 }
 
-type Bucket = "request" | "login" | AccountBucket;
+type Bucket = "request" | "publicRead" | "login" | "upload" | AccountBucket;
 
 const ACCOUNT_BUCKETS: readonly AccountBucket[] = [
   "register",
@@ -66,7 +66,9 @@ export class RateLimits {
     const limiters = {
       ...account,
       request: limiter("request", limits.perMinute, 60),
+      publicRead: limiter("publicRead", limits.publicReadsPerMinute, 60),
       login: limiter("login", limits.loginFailures, limits.loginLockoutSeconds),
+      upload: limiter("upload", limits.uploadsPerHour ?? 120, 3600),
     };
     return new RateLimits(limits, limiters, client, log);
   }
@@ -76,9 +78,22 @@ export class RateLimits {
     await this.consume(this.limiters.request, ip);
   }
 
+  /**
+   * A public cached read (`@Rest(…, { publicCache: true })`): limits.publicReadsPerMinute per
+   * IP per 60 s, one bucket for every such route, counted besides the per-request limit.
+   */
+  async consumePublicRead(ip: string): Promise<void> {
+    await this.consume(this.limiters.publicRead, ip);
+  }
+
   /** register / forgot-password / resend / verify-email: limits.accountPerHour per IP per hour, each bucket its own counter. */
   async consumeAccount(bucket: AccountBucket, ip: string): Promise<void> {
     await this.consume(this.limiters[bucket], ip);
+  }
+
+  /** POST /files: limits.uploadsPerHour per account per hour. */
+  async consumeUpload(accountId: string): Promise<void> {
+    await this.consume(this.limiters.upload, accountId);
   }
 
   /**

@@ -90,7 +90,7 @@ export class MemberResolver {
     return { code: "OK", message: "Pending applications", ...page };
   }
 
-  @Rest("GET", "/members/public/:id", { tag: "Members", errors: [404] })
+  @Rest("GET", "/members/public/:id", { tag: "Members", errors: [404], publicCache: true })
   @NotAudited("a public credential check: only what the member's card shows")
   @Query(() => PublicMemberPayload, {
     description:
