@@ -9,6 +9,7 @@ import { Mailer } from "./mail/mailer";
 import { createAuditModule } from "./modules/audit/audit.module";
 import { createAuthModule } from "./modules/auth/auth.module";
 import { createBranchServicesModule } from "./modules/branch-services/branch-services.module";
+import { createEventsModule } from "./modules/events/events.module";
 import { createMembersModule } from "./modules/members/members.module";
 import type { ModuleParts } from "./modules/module";
 import { createOfficesModule } from "./modules/offices/offices.module";
@@ -80,6 +81,12 @@ export function createServices(
   });
   const offices = createOfficesModule({ ...base, members: members.services.members });
   const audit = createAuditModule(base);
+  const events = createEventsModule({
+    ...base,
+    files: () => {
+      throw new Error("the files module is not wired yet");
+    },
+  });
   const privacy = createPrivacyModule({
     account: users.account,
     formerEmails: users.formerEmails,
@@ -91,7 +98,7 @@ export function createServices(
     erasers: [offices.appointments, members.memberships, auth.sessionData, users.account],
   });
 
-  const modules: ModuleParts[] = [users, auth, branches, members, offices, audit];
+  const modules: ModuleParts[] = [users, auth, branches, members, offices, audit, events];
   const migrations = modules.flatMap((module) => module.migrations ?? []);
   return {
     /** What a request may use (RequestContext.services). */
@@ -102,6 +109,7 @@ export function createServices(
       ...members.services,
       ...offices.services,
       ...audit.services,
+      ...events.services,
       ...privacy.services,
       rateLimits,
       health: { databaseUp: () => isDatabaseUp(connection) },

@@ -14,6 +14,8 @@ export const REST_TAGS = {
   "Office titles": "The hierarchy of chaplain office titles, from Chief Chaplain to barangay.",
   "Office holders": "Who holds which office title, since when, until when.",
   "Branch services": "The branches of service an applicant may choose (public lists).",
+  Events: "The organisation's events: public pages, members' details, administration.",
+  News: "News posts and blogs: published ones on the public pages, all for administrators.",
   Audit: "The log of administrative acts, for administrators.",
 } as const;
 

@@ -6,6 +6,7 @@ import { auditOperations } from "../modules/audit/audited-operations";
 import { AuthResolver } from "../modules/auth/auth.resolver";
 import { SessionResolver } from "../modules/auth/session.resolver";
 import { BranchServiceResolver } from "../modules/branch-services/branch-service.resolver";
+import { EventResolver } from "../modules/events/event.resolver";
 import { MemberProfileResolver } from "../modules/members/member-profile";
 import { MemberResolver } from "../modules/members/member.resolver";
 import { OfficeHolderResolver } from "../modules/offices/office-holder.resolver";
@@ -24,6 +25,7 @@ export const resolvers = [
   OfficeResolver,
   OfficeHolderResolver,
   BranchServiceResolver,
+  EventResolver,
   AuditLogResolver,
   DataExportResolver,
 ] as const;
