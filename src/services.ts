@@ -10,11 +10,14 @@ import { createAuditModule } from "./modules/audit/audit.module";
 import { createAuthModule } from "./modules/auth/auth.module";
 import { createBranchServicesModule } from "./modules/branch-services/branch-services.module";
 import { createEventsModule } from "./modules/events/events.module";
+import { createNewsModule } from "./modules/news/news.module";
 import { createMembersModule } from "./modules/members/members.module";
 import type { ModuleParts } from "./modules/module";
 import { createOfficesModule } from "./modules/offices/offices.module";
 import { createPrivacyModule } from "./modules/privacy/privacy.module";
 import { createUsersModule } from "./modules/users/users.module";
+import { ValidationError } from "./errors/app-errors";
+import type { FileRefs } from "./modules/files/file-refs";
 import { RateLimits } from "./rate-limits/rate-limits";
 
 /**
@@ -81,11 +84,19 @@ export function createServices(
   });
   const offices = createOfficesModule({ ...base, members: members.services.members });
   const audit = createAuditModule(base);
-  const events = createEventsModule({
+  // Until the files module lands: no file exists, so no ref can be claimed.
+  const noFiles: FileRefs = {
+    claim: (_ref, { field }) => Promise.reject(ValidationError.field(field, "No such file")),
+    release: () => Promise.resolve(),
+    describe: () => Promise.resolve(new Map()),
+    storeGenerated: () => Promise.reject(new Error("no files module")),
+    read: () => Promise.reject(new Error("no files module")),
+  };
+  const files = () => noFiles;
+  const events = createEventsModule({ ...base, files });
+  const news = createNewsModule({
     ...base,
-    files: () => {
-      throw new Error("the files module is not wired yet");
-    },
+    deps: () => ({ files: files(), members: members.tags }),
   });
   const privacy = createPrivacyModule({
     account: users.account,
@@ -98,7 +109,7 @@ export function createServices(
     erasers: [offices.appointments, members.memberships, auth.sessionData, users.account],
   });
 
-  const modules: ModuleParts[] = [users, auth, branches, members, offices, audit, events];
+  const modules: ModuleParts[] = [users, auth, branches, members, offices, audit, events, news];
   const migrations = modules.flatMap((module) => module.migrations ?? []);
   return {
     /** What a request may use (RequestContext.services). */
@@ -110,6 +121,7 @@ export function createServices(
       ...offices.services,
       ...audit.services,
       ...events.services,
+      ...news.services,
       ...privacy.services,
       rateLimits,
       health: { databaseUp: () => isDatabaseUp(connection) },

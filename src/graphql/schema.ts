@@ -7,6 +7,7 @@ import { AuthResolver } from "../modules/auth/auth.resolver";
 import { SessionResolver } from "../modules/auth/session.resolver";
 import { BranchServiceResolver } from "../modules/branch-services/branch-service.resolver";
 import { EventResolver } from "../modules/events/event.resolver";
+import { NewsResolver } from "../modules/news/news.resolver";
 import { MemberProfileResolver } from "../modules/members/member-profile";
 import { MemberResolver } from "../modules/members/member.resolver";
 import { OfficeHolderResolver } from "../modules/offices/office-holder.resolver";
@@ -26,6 +27,7 @@ export const resolvers = [
   OfficeHolderResolver,
   BranchServiceResolver,
   EventResolver,
+  NewsResolver,
   AuditLogResolver,
   DataExportResolver,
 ] as const;

@@ -118,7 +118,7 @@ export class EventService {
     }
     if (args.thumbnailUrl !== undefined) {
       changes.thumbnailFileId = args.thumbnailUrl
-        ? await this.claim(adminId, args.thumbnailUrl)
+        ? await this.thumbnailRef(adminId, args.thumbnailUrl.trim(), current)
         : null;
     }
     const updated = await this.events.update(args.id, changes);
@@ -154,6 +154,16 @@ export class EventService {
       data: records.map((record) => view(record, urlOf(urls, record))),
       pagination: Pagination.of(args.page, args.limit, total),
     };
+  }
+
+  /**
+   * The event's own thumbnail sent back (its id or URL) stays as it is, so any administrator
+   * may edit another's event; another file is claimed as the caller's upload.
+   */
+  private async thumbnailRef(adminId: string, ref: string, current: EventRecord) {
+    const own = current.thumbnailFileId;
+    if (own && (ref === own || ref === (await this.thumbnailOf(current)))) return own;
+    return this.claim(adminId, ref);
   }
 
   private claim(adminId: string, ref: string): Promise<string> {
