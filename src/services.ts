@@ -10,14 +10,13 @@ import { createAuditModule } from "./modules/audit/audit.module";
 import { createAuthModule } from "./modules/auth/auth.module";
 import { createBranchServicesModule } from "./modules/branch-services/branch-services.module";
 import { createEventsModule } from "./modules/events/events.module";
+import { createFilesModule } from "./modules/files/files.module";
 import { createNewsModule } from "./modules/news/news.module";
 import { createMembersModule } from "./modules/members/members.module";
 import type { ModuleParts } from "./modules/module";
 import { createOfficesModule } from "./modules/offices/offices.module";
 import { createPrivacyModule } from "./modules/privacy/privacy.module";
 import { createUsersModule } from "./modules/users/users.module";
-import { ValidationError } from "./errors/app-errors";
-import type { FileRefs } from "./modules/files/file-refs";
 import { RateLimits } from "./rate-limits/rate-limits";
 
 /**
@@ -68,6 +67,8 @@ export function createServices(
     background,
     cipher,
   });
+  // Other modules are handed `files.refs` (the FileRefs port) through their deps, never the driver.
+  const files = createFilesModule({ ...base, jwtSecret, deps: () => ({}) });
   const branches = createBranchServicesModule({
     ...base,
     deps: () => ({ members: members.services.members }),
@@ -84,19 +85,10 @@ export function createServices(
   });
   const offices = createOfficesModule({ ...base, members: members.services.members });
   const audit = createAuditModule(base);
-  // Until the files module lands: no file exists, so no ref can be claimed.
-  const noFiles: FileRefs = {
-    claim: (_ref, { field }) => Promise.reject(ValidationError.field(field, "No such file")),
-    release: () => Promise.resolve(),
-    describe: () => Promise.resolve(new Map()),
-    storeGenerated: () => Promise.reject(new Error("no files module")),
-    read: () => Promise.reject(new Error("no files module")),
-  };
-  const files = () => noFiles;
-  const events = createEventsModule({ ...base, files });
+  const events = createEventsModule({ ...base, files: () => files.refs });
   const news = createNewsModule({
     ...base,
-    deps: () => ({ files: files(), members: members.tags }),
+    deps: () => ({ files: files.refs, members: members.tags }),
   });
   const privacy = createPrivacyModule({
     account: users.account,
@@ -109,7 +101,17 @@ export function createServices(
     erasers: [offices.appointments, members.memberships, auth.sessionData, users.account],
   });
 
-  const modules: ModuleParts[] = [users, auth, branches, members, offices, audit, events, news];
+  const modules: ModuleParts[] = [
+    users,
+    auth,
+    branches,
+    members,
+    offices,
+    audit,
+    files,
+    events,
+    news,
+  ];
   const migrations = modules.flatMap((module) => module.migrations ?? []);
   return {
     /** What a request may use (RequestContext.services). */
@@ -120,6 +122,7 @@ export function createServices(
       ...members.services,
       ...offices.services,
       ...audit.services,
+      ...files.services,
       ...events.services,
       ...news.services,
       ...privacy.services,

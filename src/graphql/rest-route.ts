@@ -17,6 +17,8 @@ export const REST_TAGS = {
   Events: "The organisation's events: public pages, members' details, administration.",
   News: "News posts and blogs: published ones on the public pages, all for administrators.",
   Audit: "The log of administrative acts, for administrators.",
+  Files:
+    "Uploaded documents and images: their records here; their bytes over POST /files, GET /files/{id} (signed links) and GET /files/public/{id}.",
 } as const;
 
 export type RestTag = keyof typeof REST_TAGS;

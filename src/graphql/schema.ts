@@ -12,6 +12,7 @@ import { MemberProfileResolver } from "../modules/members/member-profile";
 import { MemberResolver } from "../modules/members/member.resolver";
 import { OfficeHolderResolver } from "../modules/offices/office-holder.resolver";
 import { OfficeResolver } from "../modules/offices/office.resolver";
+import { FileResolver } from "../modules/files/file.resolver";
 import { DataExportResolver } from "../modules/privacy/data-export.resolver";
 import { UsersResolver } from "../modules/users/users.resolver";
 import { authChecker } from "./access";
@@ -30,6 +31,7 @@ export const resolvers = [
   NewsResolver,
   AuditLogResolver,
   DataExportResolver,
+  FileResolver,
 ] as const;
 
 export function buildAppSchema(): Promise<GraphQLSchema> {
