@@ -32,20 +32,33 @@ export class NewsReferences {
     const known = await this.knownRefs(current);
     // Each file once, in the order first asked for; its first place names it in an error.
     const firstAt = new Map<string, number>();
-    for (const [index, ref] of refs.entries()) {
-      const field = `media.${index}`;
-      const id =
-        known.get(ref.trim()) ??
-        (await files.claim(ref.trim(), { ownerId: adminId, purposes: ["NEWS_MEDIA"], field }));
-      if (!firstAt.has(id)) firstAt.set(id, index);
+    const claimed: string[] = [];
+    try {
+      for (const [index, ref] of refs.entries()) {
+        let id = known.get(ref.trim());
+        if (id === undefined) {
+          const owner = {
+            ownerId: adminId,
+            purposes: ["NEWS_MEDIA"] as const,
+            field: `media.${index}`,
+          };
+          id = await files.claim(ref.trim(), owner);
+          claimed.push(id);
+        }
+        if (!firstAt.has(id)) firstAt.set(id, index);
+      }
+      const ids = [...firstAt.keys()];
+      const views = await files.describe(ids, "public");
+      return ids.map((fileId, sortOrder) => ({
+        fileId,
+        kind: kindOf(views.get(fileId), `media.${firstAt.get(fileId)}`),
+        sortOrder,
+      }));
+    } catch (error) {
+      // A refused list names nothing: what this call claimed goes back to the orphan sweep.
+      if (claimed.length > 0) await files.release(claimed);
+      throw error;
     }
-    const ids = [...firstAt.keys()];
-    const views = await files.describe(ids, "public");
-    return ids.map((fileId, sortOrder) => ({
-      fileId,
-      kind: kindOf(views.get(fileId), `media.${firstAt.get(fileId)}`),
-      sortOrder,
-    }));
   }
 
   /** Member ids, each an APPROVED member's, without repeats. */
