@@ -9,8 +9,10 @@ import { Mailer } from "./mail/mailer";
 import { createAuditModule } from "./modules/audit/audit.module";
 import { createAuthModule } from "./modules/auth/auth.module";
 import { createBranchServicesModule } from "./modules/branch-services/branch-services.module";
+import { createEventsModule } from "./modules/events/events.module";
 import { createFilesModule } from "./modules/files/files.module";
 import { createInterviewsModule } from "./modules/interviews/interviews.module";
+import { createNewsModule } from "./modules/news/news.module";
 import { createMembersModule } from "./modules/members/members.module";
 import type { ModuleParts } from "./modules/module";
 import { createOfficesModule } from "./modules/offices/offices.module";
@@ -102,6 +104,11 @@ export function createServices(
     users: users.repository,
     onboarding: () => onboarding.facts,
   });
+  const events = createEventsModule({ ...base, files: () => files.refs });
+  const news = createNewsModule({
+    ...base,
+    deps: () => ({ files: files.refs, members: members.tags }),
+  });
   const privacy = createPrivacyModule({
     account: users.account,
     formerEmails: users.formerEmails,
@@ -132,6 +139,8 @@ export function createServices(
     interviews,
     audit,
     files,
+    events,
+    news,
   ];
   const migrations = modules.flatMap((module) => module.migrations ?? []);
   return {
@@ -146,6 +155,8 @@ export function createServices(
       ...interviews.services,
       ...audit.services,
       ...files.services,
+      ...events.services,
+      ...news.services,
       ...privacy.services,
       rateLimits,
       health: { databaseUp: () => isDatabaseUp(connection) },
