@@ -4,8 +4,9 @@ import { ArgsType, Field, Int } from "type-graphql";
 
 export const MAX_PAGE_LIMIT = 100;
 
+/** A page of a list that takes no search. */
 @ArgsType()
-export class PageArgs {
+export class PageWindowArgs {
   @Field(() => Int, { defaultValue: 1, description: "1-based page number" })
   @Min(1)
   @Max(1_000_000)
@@ -18,7 +19,10 @@ export class PageArgs {
   @Min(1)
   @Max(MAX_PAGE_LIMIT)
   limit!: number;
+}
 
+@ArgsType()
+export class PageArgs extends PageWindowArgs {
   @Field(() => String, { nullable: true, description: "Case-insensitive substring match" })
   @IsOptional()
   @MaxLength(200)

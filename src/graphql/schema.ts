@@ -8,6 +8,7 @@ import { SessionResolver } from "../modules/auth/session.resolver";
 import { BranchServiceResolver } from "../modules/branch-services/branch-service.resolver";
 import { MemberProfileResolver } from "../modules/members/member-profile";
 import { MemberResolver } from "../modules/members/member.resolver";
+import { MemberPublicResolver } from "../modules/members/member-public.resolver";
 import { OfficeHolderResolver } from "../modules/offices/office-holder.resolver";
 import { OfficeResolver } from "../modules/offices/office.resolver";
 import { DataExportResolver } from "../modules/privacy/data-export.resolver";
@@ -20,6 +21,7 @@ export const resolvers = [
   SessionResolver,
   UsersResolver,
   MemberResolver,
+  MemberPublicResolver,
   MemberProfileResolver,
   OfficeResolver,
   OfficeHolderResolver,

@@ -224,6 +224,27 @@ memberSchema.index({ nameBirthKey: 1 });
 memberSchema.index({ mobileKey: 1 });
 memberSchema.index({ sssHash: 1 });
 memberSchema.index({ tinHash: 1 });
+// The public directory's $match and $group: APPROVED, active members by place, from the index.
+memberSchema.index({
+  status: 1,
+  archivedAt: 1,
+  region: 1,
+  province: 1,
+  municipalityCity: 1,
+  barangay: 1,
+});
+// Service chaplains: the listed members of one type, by name.
+memberSchema.index({
+  memberType: 1,
+  "publicProfile.listed": 1,
+  status: 1,
+  archivedAt: 1,
+  lastName: 1,
+  firstName: 1,
+  _id: 1,
+});
+// The public page reached by the uniqueId on a member's card.
+memberSchema.index({ uniqueId: 1, status: 1 });
 
 export type MemberModel = Model<MemberRecord>;
 

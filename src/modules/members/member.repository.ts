@@ -82,14 +82,6 @@ export class MemberRepository {
     return latest;
   }
 
-  /** An APPROVED record that is not archived, or null (the public credential check). */
-  findApproved(id: string): Promise<MemberRecord | null> {
-    return this.members
-      .findOne({ _id: id, status: MemberStatus.APPROVED, archivedAt: null })
-      .lean<MemberRecord>()
-      .exec();
-  }
-
   /** Every record sharing one of the keys (one $or, each branch on its own index). */
   duplicateCandidates(lookup: DuplicateLookup): Promise<DuplicateCandidate[]> {
     const branches = (Object.keys(lookup) as (keyof DuplicateLookup)[])

@@ -2,7 +2,7 @@ import type { FieldCipher } from "../../db/field-cipher";
 import type { Logger } from "../../logger";
 import type { Mailer } from "../../mail/mailer";
 import { MemberApplications } from "./member-apply.service";
-import { MemberReads, type CurrentOffices } from "./member-read.service";
+import { MemberReads } from "./member-read.service";
 import { MemberReviews } from "./member-review.service";
 import { MemberPresenter, type MemberReferences } from "./member.presenter";
 import type { MemberRepository } from "./member.repository";
@@ -19,7 +19,6 @@ export interface MemberServiceOptions {
   requirePrivacyConsent: boolean;
   /** Lets terms past their end date stop counting (the offices module's side). */
   releaseLapsedTerms: (memberId: string) => Promise<void>;
-  currentOffices: CurrentOffices;
 }
 
 /**
@@ -60,7 +59,7 @@ export class MemberService {
       options.appUrl,
       options.releaseLapsedTerms,
     );
-    this.reads = new MemberReads(members, presenter, cipher, options.currentOffices);
+    this.reads = new MemberReads(members, presenter, cipher);
   }
 
   reserveForOffice(memberId: string): Promise<{ id: string; userId: string; name: string }> {
