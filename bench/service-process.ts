@@ -26,6 +26,7 @@ export function serviceEnv(
     // The benchmark is one client hammering from one address: limits would turn it into 429s.
     RATE_LIMIT_PER_MINUTE: "1000000",
     RATE_LIMIT_ACCOUNT_PER_HOUR: "1000000",
+    RATE_LIMIT_PUBLIC_READS_PER_MINUTE: "1000000",
     LOGIN_MAX_FAILURES: "1000",
     // The heap cap docker-compose.yml sets: V8 otherwise grows the heap far past the live
     // data on a machine with plenty of memory, and the memory target would measure that.

@@ -79,6 +79,8 @@ export interface RateLimitConfig {
   perMinute: number;
   /** Register, forgot-password, resend and verify-email: requests per IP per hour, per endpoint. */
   accountPerHour: number;
+  /** Public cached reads (events, news, the directory…): requests per IP per minute, one bucket. */
+  publicReadsPerMinute: number;
   /** Failed logins per IP+email before the lockout. */
   loginFailures: number;
   /** How long failures are remembered and the lockout lasts. */
@@ -227,6 +229,7 @@ export function loadConfig(env: Env = environment()): Config {
     rateLimits: {
       perMinute: int("RATE_LIMIT_PER_MINUTE", 600, 1, 1_000_000),
       accountPerHour: int("RATE_LIMIT_ACCOUNT_PER_HOUR", 30, 1, 1_000_000),
+      publicReadsPerMinute: int("RATE_LIMIT_PUBLIC_READS_PER_MINUTE", 300, 1, 1_000_000),
       loginFailures: int("LOGIN_MAX_FAILURES", 10, 1, 1000),
       loginLockoutSeconds: int("LOGIN_LOCKOUT_SECONDS", 15 * 60, 1, 24 * 3600),
     },

@@ -1,5 +1,6 @@
 import type { GraphQLField, GraphQLSchema } from "graphql";
 import { Extensions } from "type-graphql";
+import { accessOf } from "./access";
 import type { ErrorCode } from "../errors/app-errors";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -39,6 +40,12 @@ export interface RestOptions {
   optionalBearer?: boolean;
   /** What the route does with the refreshToken cookie (documented in OpenAPI). */
   refreshCookie?: "sets" | "rotates" | "clears";
+  /**
+   * A public read whose answer is the same for every caller, so shared caches may keep it:
+   * `Cache-Control: public, max-age=60`, a strong ETag of the answer's bytes, 304 on a matching
+   * `If-None-Match`, and the per-IP public-read rate limit. Only a public GET may say so.
+   */
+  publicCache?: boolean;
   /**
    * Further paths of the same operation (a client that names it otherwise, contract §13): each
    * runs this field with the same arguments, access, audit and answer; only the path differs.
@@ -85,6 +92,14 @@ export function restRoutes(schema: GraphQLSchema): RestRoute[] {
       const rest = field.extensions.rest as RestExtension | undefined;
       const operation = `${root!.name as "Query" | "Mutation"}.${field.name}` as const;
       if (!rest) throw new Error(`${operation} has no REST route (@Rest on its resolver)`);
+      // A cached answer is served to whoever asks next: it must not depend on the caller.
+      const cachedNotPublic = (method: HttpMethod) =>
+        method !== "GET" || accessOf(field) !== "public" || rest.optionalBearer;
+      if (
+        rest.publicCache &&
+        [rest, ...(rest.aliases ?? [])].some((r) => cachedNotPublic(r.method))
+      )
+        throw new Error(`${operation}: publicCache is for public GET routes only`);
       const { aliases = [], ...own } = rest;
       const route: RestRoute = { ...own, operation, field, status: rest.status ?? 200 };
       routes.push(route);

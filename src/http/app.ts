@@ -49,6 +49,7 @@ export async function createApp(
     buildContext,
     exposeErrorDetail,
     bodyLimitBytes: config.bodyLimitBytes,
+    consumePublicRead: (ip) => services.rateLimits.consumePublicRead(ip),
   });
   describeMemberExport(rest.openApi);
   // One mount for everything under /api/v1: each mount a request passes rewrites its URL, which

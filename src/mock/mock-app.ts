@@ -73,6 +73,8 @@ export async function createMockApp(
     buildContext,
     exposeErrorDetail: true,
     bodyLimitBytes: BODY_LIMIT_BYTES,
+    // The mock limits nothing: a client under development may call as often as it likes.
+    consumePublicRead: async () => {},
   });
   describeMemberExport(rest.openApi);
   const api = express.Router();

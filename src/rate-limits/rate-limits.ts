@@ -21,7 +21,7 @@ export interface RateLimitsOptions {
   log: Logger;
 }
 
-type Bucket = "request" | "login" | AccountBucket;
+type Bucket = "request" | "publicRead" | "login" | AccountBucket;
 
 const ACCOUNT_BUCKETS: readonly AccountBucket[] = [
   "register",
@@ -66,6 +66,7 @@ export class RateLimits {
     const limiters = {
       ...account,
       request: limiter("request", limits.perMinute, 60),
+      publicRead: limiter("publicRead", limits.publicReadsPerMinute, 60),
       login: limiter("login", limits.loginFailures, limits.loginLockoutSeconds),
     };
     return new RateLimits(limits, limiters, client, log);
@@ -74,6 +75,14 @@ export class RateLimits {
   /** Every request: limits.perMinute per IP per 60 s. */
   async consumeRequest(ip: string): Promise<void> {
     await this.consume(this.limiters.request, ip);
+  }
+
+  /**
+   * A public cached read (`@Rest(…, { publicCache: true })`): limits.publicReadsPerMinute per
+   * IP per 60 s, one bucket for every such route, counted besides the per-request limit.
+   */
+  async consumePublicRead(ip: string): Promise<void> {
+    await this.consume(this.limiters.publicRead, ip);
   }
 
   /** register / forgot-password / resend / verify-email: limits.accountPerHour per IP per hour, each bucket its own counter. */

@@ -11,6 +11,7 @@ const DEAD_REDIS_URL = "redis://127.0.0.1:1";
 const LIMITS: RateLimitConfig = {
   perMinute: 5,
   accountPerHour: 3,
+  publicReadsPerMinute: 4,
   loginFailures: 4,
   loginLockoutSeconds: 900,
 };

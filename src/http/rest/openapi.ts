@@ -8,6 +8,7 @@ import {
 import { statusOfCode } from "../../errors/app-errors";
 import { accessOf } from "../../graphql/access";
 import { REST_TAGS, type RestRoute } from "../../graphql/rest-route";
+import { PUBLIC_CACHE_CONTROL } from "./public-cache";
 import { errorResponses, errorSchemas, exampleOf, type Json } from "./openapi-parts";
 
 /** Errors any operation may answer, whatever its access and arguments. */
@@ -104,6 +105,7 @@ function describe(operation: Operation, route: RestRoute): void {
     const description = COOKIE_EFFECT[route.refreshCookie];
     success.headers = { "Set-Cookie": { description, schema: { type: "string" } } };
   }
+  if (route.publicCache) describePublicCache(operation, responses, success);
   if (route.path.includes(":")) errors.add(404);
   if (["POST", "PUT", "PATCH"].includes(route.method)) {
     placeBodyArguments(operation, route);
@@ -112,6 +114,36 @@ function describe(operation: Operation, route: RestRoute): void {
   for (const code of route.errorCodes ?? []) errors.add(statusOfCode(code));
   operation.responses = { ...responses, ...errorResponses(errors, route.errorCodes) };
   markDefaults(operation, route);
+}
+
+/** A public cached read: its caching headers, `If-None-Match` and the 304 (src/http/rest/public-cache.ts). */
+function describePublicCache(
+  operation: Operation,
+  responses: Record<string, Json>,
+  success: Json,
+): void {
+  success.headers = {
+    ...(success.headers as Json | undefined),
+    "Cache-Control": { description: PUBLIC_CACHE_CONTROL, schema: { type: "string" } },
+    ETag: { description: "Strong validator of the answer's bytes", schema: { type: "string" } },
+  };
+  operation.parameters = [
+    ...(operation.parameters ?? []),
+    {
+      name: "If-None-Match",
+      in: "header",
+      required: false,
+      description: "An ETag of an earlier answer; 304 with no body while it is still current",
+      schema: { type: "string" },
+    },
+  ];
+  responses[304] = { description: "Not modified: the ETag sent is still current; no body" };
+  operation.description = [
+    operation.description,
+    "Public and cacheable for 60 s; rate limited per IP (RATE_LIMIT_PUBLIC_READS_PER_MINUTE).",
+  ]
+    .filter(Boolean)
+    .join(" ");
 }
 
 /**

@@ -25,6 +25,7 @@ import type { RequestContext } from "../../graphql/context";
 import { restRoutes, type RestRoute } from "../../graphql/rest-route";
 import { jsonBody } from "../json-body";
 import { completeOpenApi, openApiFrame } from "./openapi";
+import { publicReadLimit, sendPublicRead } from "./public-cache";
 
 export const API_BASE = "/api/v1";
 
@@ -35,6 +36,8 @@ export interface RestApiOptions {
   buildContext: BuildContext;
   exposeErrorDetail: boolean;
   bodyLimitBytes: number;
+  /** Takes one request of the caller's IP from the public-read bucket (RateLimits). */
+  consumePublicRead: (ip: string) => Promise<void>;
 }
 
 /** What the gate checked for this request, kept on its context for the execute step. */
@@ -83,15 +86,28 @@ export function createRestApi(options: RestApiOptions) {
     openAPI: openApiFrame(),
     swaggerUI: { endpoint: false as unknown as string },
   });
-  const runSofa: RequestHandler = async (req, res) => {
-    await send(await sofa.handleNodeRequestAndResponse(req, res, { req, res }), res);
-  };
+  const runSofa =
+    (publicCache: boolean): RequestHandler =>
+    async (req, res) => {
+      const response = await sofa.handleNodeRequestAndResponse(req, res, { req, res });
+      if (publicCache && response.status === 200) {
+        sendPublicRead(req, res, response.headers, await response.text());
+      } else {
+        await send(response, res);
+      }
+    };
+  const publicRead = publicReadLimit(options.consumePublicRead);
 
   const router = express.Router();
   for (const route of routes) {
     const gate = restGate(route, options.buildContext);
-    const chain = hasBody(route) ? [...jsonBody(options.bodyLimitBytes, true), gate] : [gate];
-    const run = route.aliasOf ? runAs(route.aliasOf.path, runSofa) : runSofa;
+    const chain = hasBody(route)
+      ? [...jsonBody(options.bodyLimitBytes, true), gate]
+      : route.publicCache
+        ? [publicRead, gate]
+        : [gate];
+    const sofaRun = runSofa(route.publicCache === true);
+    const run = route.aliasOf ? runAs(route.aliasOf.path, sofaRun) : sofaRun;
     router[route.method.toLowerCase() as "get"](route.path, ...chain, run);
   }
   const openApi = completeOpenApi(sofa.openAPIDocument, options.schema, routes);

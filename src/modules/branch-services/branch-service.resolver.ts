@@ -12,7 +12,7 @@ import { BranchServicePage, BranchServicePayload } from "./branch-service.type";
 
 @Resolver()
 export class BranchServiceResolver {
-  @Rest("GET", "/branch-service", { tag: "Branch services" })
+  @Rest("GET", "/branch-service", { tag: "Branch services", publicCache: true })
   @NotAudited("the organisation's branches of service")
   @Query(() => BranchServicePage, { description: "Branches of service, newest first. Public." })
   async branchServices(@Args() args: PageArgs, @Ctx() ctx: RequestContext) {
@@ -20,7 +20,7 @@ export class BranchServiceResolver {
     return { code: "OK", message: "Branches of service", ...page };
   }
 
-  @Rest("GET", "/branch-service/:id", { tag: "Branch services" })
+  @Rest("GET", "/branch-service/:id", { tag: "Branch services", publicCache: true })
   @NotAudited("the organisation's branches of service")
   @Query(() => BranchServicePayload, { description: "One branch of service. Public." })
   async branchService(@Arg("id", () => UUIDResolver) id: string, @Ctx() ctx: RequestContext) {

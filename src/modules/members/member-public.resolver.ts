@@ -19,7 +19,7 @@ import {
 /** The organisation's public pages over member records, and the choices behind them (§12). */
 @Resolver()
 export class MemberPublicResolver {
-  @Rest("GET", "/members/public/directory-locations", { tag: "Members" })
+  @Rest("GET", "/members/public/directory-locations", { tag: "Members", publicCache: true })
   @NotAudited("counts by place: no one member's data")
   @Query(() => DirectoryLocationsPayload, {
     description:
@@ -29,7 +29,7 @@ export class MemberPublicResolver {
     return ok(await ctx.services.memberPublic.directory(), "Member directory");
   }
 
-  @Rest("GET", "/members/public/service-chaplains", { tag: "Members" })
+  @Rest("GET", "/members/public/service-chaplains", { tag: "Members", publicCache: true })
   @NotAudited("what listed members chose to make public")
   @Query(() => ServiceChaplainPage, {
     description: "Certified specialist chaplains who chose to be listed, by name. No token needed.",
@@ -39,7 +39,7 @@ export class MemberPublicResolver {
     return { code: "OK", message: "Service chaplains", ...page };
   }
 
-  @Rest("GET", "/members/public/:id", { tag: "Members", errors: [404] })
+  @Rest("GET", "/members/public/:id", { tag: "Members", errors: [404], publicCache: true })
   @NotAudited("a public credential check: only what the member chose to show")
   @Query(() => PublicMemberPayload, {
     description:
