@@ -289,6 +289,8 @@ const MATRIX: Record<Operation, Expectation> = {
       }),
   },
   "Query.sessions": { access: "signed-in", call: () => args() },
+  "Mutation.endOtherSessions": { access: "signed-in", freshCaller: true, call: () => args() },
+  "Query.myActivity": { access: "signed-in", call: () => args() },
   "Mutation.endSession": {
     access: "signed-in",
     freshCaller: true,
