@@ -592,7 +592,8 @@ describe("the matrix covers the whole API", () => {
     const reachable = REST_ROUTES.filter(
       (route) => route.path.includes(":") && MATRIX[route.operation]?.access !== "admin",
     ).map((route) => route.operation);
-    expect(reachable.sort()).toEqual(Object.keys(OBJECT_LEVEL_REVIEW).sort());
+    // An alias reaches the same operation: it is reviewed once.
+    expect([...new Set(reachable)].sort()).toEqual(Object.keys(OBJECT_LEVEL_REVIEW).sort());
   });
 });
 
