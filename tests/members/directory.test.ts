@@ -151,6 +151,20 @@ describe("GET /members/public/directory-locations", () => {
     expect(JSON.stringify(response.body)).not.toMatch(/Santos|Mabini|0917|@/);
   });
 
+  it("is a public cached read: Cache-Control public, an ETag, and 304 on If-None-Match", async () => {
+    const { app } = scenario();
+    const first = await app.http().get("/api/v1/members/public/directory-locations");
+    expect(first.headers["cache-control"]).toBe("public, max-age=60");
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^".+"$/);
+    const again = await app
+      .http()
+      .get("/api/v1/members/public/directory-locations")
+      .set("if-none-match", etag);
+    expect(again.status).toBe(304);
+    expect(again.text).toBe("");
+  });
+
   it("answers the same through /graphql", async () => {
     const { app } = scenario();
     const rest = await app.http().get("/api/v1/members/public/directory-locations");
