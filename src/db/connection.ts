@@ -70,7 +70,7 @@ export async function isDatabaseUp(connection: Connection): Promise<boolean> {
   try {
     const db = connection.db;
     if (!db) return false;
-    // The timer goes with the answer: left running, each probe kept its closure for a second.
+    // Cleared with the answer, so that an answered probe holds nothing until the time-out.
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
       db.command({ ping: 1 }),
