@@ -1,6 +1,6 @@
 /**
- * The driver's monitor stranded on a heartbeat that never ends, the state in which the outage
- * test once kept answering 503 although the engine was back.
+ * The driver's monitor stranded on a heartbeat that never ends: without a way out, the service
+ * answers 503 for good although the database is back.
  *
  * The database closes the monitor's socket; Node destroys the socket at once but emits 'close'
  * only when the handle has closed, later in the same turn of the event loop. A heartbeat
@@ -41,6 +41,31 @@ function monitorOf(connection: Connection): DriverMonitor {
   return server.monitor;
 }
 
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Destroys the monitor's socket and asks for a check in the same step, right after a heartbeat
+ * ended (past the driver's minimum interval, so the check runs at once, on that socket). True
+ * when no heartbeat ends in the second after: the check is stranded.
+ */
+async function strand(connection: Connection): Promise<boolean> {
+  const client = connection.getClient();
+  await once(client, "serverHeartbeatSucceeded");
+  await sleep(600);
+  const monitor = monitorOf(connection);
+  if (!monitor.connection) return false;
+  const ended: string[] = [];
+  const note = (event: { connectionId: string }) => ended.push(event.connectionId);
+  client.on("serverHeartbeatSucceeded", note);
+  client.on("serverHeartbeatFailed", note);
+  monitor.connection.socket.destroy();
+  monitor.requestCheck();
+  await sleep(1_000);
+  client.off("serverHeartbeatSucceeded", note);
+  client.off("serverHeartbeatFailed", note);
+  return ended.length === 0;
+}
+
 let proxy: TcpProxy;
 let connection: Connection;
 const replaced: number[] = [];
@@ -61,25 +86,15 @@ it("reads again after the monitor's heartbeat was written to a socket the databa
   });
   const things = thingsOf(connection);
   await things.create({ _id: "before", label: "written before the fault" });
-  const client = connection.getClient();
 
-  // A heartbeat has just ended; past the driver's minimum interval a requested check runs at once.
-  await once(client, "serverHeartbeatSucceeded");
-  await new Promise((resolve) => setTimeout(resolve, 600));
-  const ended: string[] = [];
-  const note = (name: string) => () => ended.push(name);
-  client.on("serverHeartbeatSucceeded", note("succeeded"));
-  client.on("serverHeartbeatFailed", note("failed"));
-  const monitor = monitorOf(connection);
-  monitor.connection!.socket.destroy();
-  monitor.requestCheck();
+  // On a loaded machine the monitor's own timer can start a check first; then try again.
+  let stranded = false;
+  for (let attempt = 1; attempt <= 5 && !stranded; attempt += 1)
+    stranded = await strand(connection);
+  expect(stranded).toBe(true);
   // The pool's connections go too, as when the engine stops: the server becomes Unknown.
   proxy.cutAll();
   await expect(things.findById("before").lean()).rejects.toThrow();
-
-  // The heartbeat written to the destroyed socket is still running a while later.
-  await new Promise((resolve) => setTimeout(resolve, 1_500));
-  expect(ended).toEqual([]);
   expect(replaced).toEqual([]);
 
   const ms = await msUntilReadable(things, RECOVERY_BOUND_MS);
@@ -92,7 +107,7 @@ it("reads again after the monitor's heartbeat was written to a socket the databa
 it("leaves a connection whose heartbeats end alone", async () => {
   const before = replaced.length;
   const things = thingsOf(connection);
-  await new Promise((resolve) => setTimeout(resolve, 6_000));
+  await sleep(6_000);
   expect(await things.findById("after").lean()).toMatchObject({ label: "written after recovery" });
   expect(replaced.length).toBe(before);
 }, 20_000);
