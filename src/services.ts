@@ -9,6 +9,7 @@ import { Mailer } from "./mail/mailer";
 import { createAuditModule } from "./modules/audit/audit.module";
 import { createAuthModule } from "./modules/auth/auth.module";
 import { createBranchServicesModule } from "./modules/branch-services/branch-services.module";
+import { createCredentialsModule } from "./modules/credentials/credentials.module";
 import { createFilesModule } from "./modules/files/files.module";
 import { createInterviewsModule } from "./modules/interviews/interviews.module";
 import { createMembersModule } from "./modules/members/members.module";
@@ -94,6 +95,10 @@ export function createServices(
     users: users.repository,
     onboarding: () => onboardingFacts,
   });
+  const credentials = createCredentialsModule({
+    ...base,
+    deps: () => ({ onboarding: onboardingFacts, files: files.refs, offices: offices.forMembers }),
+  });
   const privacy = createPrivacyModule({
     account: users.account,
     formerEmails: users.formerEmails,
@@ -101,11 +106,13 @@ export function createServices(
     memberships: members.memberships,
     appointments: offices.appointments,
     interviews: interviews.personalData,
+    credentials: credentials.personalData,
     audit: audit.services.audit,
     // Appointments before the member records they count on; mail last.
     erasers: [
       offices.appointments,
       interviews.personalData,
+      credentials.personalData,
       members.memberships,
       auth.sessionData,
       users.account,
@@ -119,6 +126,7 @@ export function createServices(
     members,
     offices,
     interviews,
+    credentials,
     audit,
     files,
   ];
@@ -132,6 +140,7 @@ export function createServices(
       ...members.services,
       ...offices.services,
       ...interviews.services,
+      ...credentials.services,
       ...audit.services,
       ...files.services,
       ...privacy.services,

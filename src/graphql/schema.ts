@@ -6,6 +6,7 @@ import { auditOperations } from "../modules/audit/audited-operations";
 import { AuthResolver } from "../modules/auth/auth.resolver";
 import { SessionResolver } from "../modules/auth/session.resolver";
 import { BranchServiceResolver } from "../modules/branch-services/branch-service.resolver";
+import { CredentialResolver } from "../modules/credentials/credential.resolver";
 import { InterviewResolver } from "../modules/interviews/interview.resolver";
 import { MemberProfileResolver } from "../modules/members/member-profile";
 import { MemberResolver } from "../modules/members/member.resolver";
@@ -27,6 +28,7 @@ export const resolvers = [
   OfficeHolderResolver,
   BranchServiceResolver,
   InterviewResolver,
+  CredentialResolver,
   AuditLogResolver,
   DataExportResolver,
   FileResolver,
