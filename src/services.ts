@@ -10,14 +10,14 @@ import { createAuditModule } from "./modules/audit/audit.module";
 import { createAuthModule } from "./modules/auth/auth.module";
 import { createBranchServicesModule } from "./modules/branch-services/branch-services.module";
 import { createCredentialsModule } from "./modules/credentials/credentials.module";
+import { createEventsModule } from "./modules/events/events.module";
 import { createFilesModule } from "./modules/files/files.module";
 import { createInterviewsModule } from "./modules/interviews/interviews.module";
+import { createNewsModule } from "./modules/news/news.module";
 import { createMembersModule } from "./modules/members/members.module";
-import { MemberStatus } from "./modules/members/member.enums";
-import type { Member } from "./modules/members/member.type";
-import type { OnboardingFacts } from "./modules/onboarding/onboarding-facts";
 import type { ModuleParts } from "./modules/module";
 import { createOfficesModule } from "./modules/offices/offices.module";
+import { createOnboardingModule } from "./modules/onboarding/onboarding.module";
 import { createPrivacyModule } from "./modules/privacy/privacy.module";
 import { createUsersModule } from "./modules/users/users.module";
 import { RateLimits } from "./rate-limits/rate-limits";
@@ -87,17 +87,31 @@ export function createServices(
     },
   });
   const offices = createOfficesModule({ ...base, members: members.services.members });
+  const onboarding = createOnboardingModule({
+    ...base,
+    mailer,
+    members: members.services.members.onboarding,
+    deps: () => ({
+      files: files.refs,
+      interviews: interviews.facts,
+      credentials: credentials.facts,
+    }),
+  });
   const audit = createAuditModule(base);
-  const onboardingFacts = interimOnboardingFacts(members.services.members);
   const interviews = createInterviewsModule({
     ...base,
     mailer,
     users: users.repository,
-    onboarding: () => onboardingFacts,
+    onboarding: () => onboarding.facts,
+  });
+  const events = createEventsModule({ ...base, files: () => files.refs });
+  const news = createNewsModule({
+    ...base,
+    deps: () => ({ files: files.refs, members: members.tags }),
   });
   const credentials = createCredentialsModule({
     ...base,
-    deps: () => ({ onboarding: onboardingFacts, files: files.refs, offices: offices.forMembers }),
+    deps: () => ({ onboarding: onboarding.facts, files: files.refs, offices: offices.forMembers }),
   });
   const privacy = createPrivacyModule({
     account: users.account,
@@ -105,12 +119,14 @@ export function createServices(
     sessions: auth.sessionData,
     memberships: members.memberships,
     appointments: offices.appointments,
+    onboarding: onboarding.personalData,
     interviews: interviews.personalData,
     credentials: credentials.personalData,
     audit: audit.services.audit,
     // Appointments before the member records they count on; mail last.
     erasers: [
       offices.appointments,
+      onboarding.personalData,
       interviews.personalData,
       credentials.personalData,
       members.memberships,
@@ -125,10 +141,13 @@ export function createServices(
     branches,
     members,
     offices,
+    onboarding,
     interviews,
     credentials,
     audit,
     files,
+    events,
+    news,
   ];
   const migrations = modules.flatMap((module) => module.migrations ?? []);
   return {
@@ -139,10 +158,13 @@ export function createServices(
       ...branches.services,
       ...members.services,
       ...offices.services,
+      ...onboarding.services,
       ...interviews.services,
       ...credentials.services,
       ...audit.services,
       ...files.services,
+      ...events.services,
+      ...news.services,
       ...privacy.services,
       rateLimits,
       health: { databaseUp: () => isDatabaseUp(connection) },
@@ -173,32 +195,3 @@ export function createServices(
 export type Composition = ReturnType<typeof createServices>;
 /** The services a request may use: no models, repositories or connection. */
 export type Services = Composition["services"];
-
-/**
- * Stands in for the onboarding module's OnboardingFacts until it lands: the caller's latest
- * record that is not archived, read through the members module. Replaced at merge.
- */
-function interimOnboardingFacts(members: {
-  allOf(userId: string): Promise<Member[]>;
-}): OnboardingFacts {
-  return {
-    async currentRecord(userId) {
-      const records = (await members.allOf(userId)).filter((record) => !record.archivedAt);
-      const latest = records.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())[0];
-      if (!latest) return null;
-      const approval = latest.statusHistory.find((change) => change.to === MemberStatus.APPROVED);
-      return {
-        memberId: latest.id,
-        userId: latest.userId,
-        status: latest.status,
-        uniqueId: null,
-        fullName: `${latest.firstName} ${latest.lastName}`,
-        memberType: null,
-        approvedAt: approval?.at ?? null,
-      };
-    },
-    recordById: () => Promise.resolve(null),
-    paymentVerified: () => Promise.resolve(false),
-    photo2x2: () => Promise.resolve(null),
-  };
-}

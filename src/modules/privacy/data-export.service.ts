@@ -4,6 +4,7 @@ import type { Member } from "../members/member.type";
 import type { CredentialExport } from "../credentials/credential.type";
 import type { OnlineInterview } from "../interviews/interview.type";
 import type { OfficeHolder } from "../offices/office-holder.type";
+import type { OnboardingExport } from "../onboarding/onboarding-export";
 import type { UserRecord } from "../users/user.model";
 import { User } from "../users/user.type";
 import { DataExport, SessionExport } from "./data-export.type";
@@ -17,6 +18,8 @@ export interface ExportSources {
   sessions: Pick<PersonalData<SessionRecord[]>, "exportOf">;
   memberships: Pick<PersonalData<Member[]>, "exportOf">;
   appointments: Pick<PersonalData<OfficeHolder[]>, "exportOf">;
+  /** Documents, payments, essays and the oath. */
+  onboarding: Pick<PersonalData<OnboardingExport>, "exportOf">;
   /** Interview bookings with the interviewers' notes. */
   interviews: Pick<PersonalData<OnlineInterview[]>, "exportOf">;
   /** Rendered ID cards and certificates (the files themselves are listed with the files). */
@@ -33,12 +36,13 @@ export class DataExportService {
 
   async exportOf(userId: string): Promise<DataExport> {
     const account = await this.sources.account.exportOf(userId);
-    const [formerEmails, sessions, memberships, appointments, interviews, credentials] =
+    const [formerEmails, sessions, memberships, appointments, onboarding, interviews, credentials] =
       await Promise.all([
         this.sources.formerEmails.exportOf(userId),
         this.sources.sessions.exportOf(userId),
         this.sources.memberships.exportOf(userId),
         this.sources.appointments.exportOf(userId),
+        this.sources.onboarding.exportOf(userId),
         this.sources.interviews.exportOf(userId),
         this.sources.credentials.exportOf(userId),
       ]);
@@ -55,6 +59,7 @@ export class DataExportService {
       sessions: sessions.map((session) => SessionExport.from(session)),
       memberships,
       appointments,
+      onboarding,
       interviews,
       credentials,
       auditEntries,

@@ -7,6 +7,7 @@ import { CredentialExport } from "../credentials/credential.type";
 import { OnlineInterview } from "../interviews/interview.type";
 import { Member } from "../members/member.type";
 import { OfficeHolder } from "../offices/office-holder.type";
+import { OnboardingExport } from "../onboarding/onboarding-export";
 import { User } from "../users/user.type";
 
 @ObjectType("SessionExport", {
@@ -54,6 +55,10 @@ export class DataExport {
   memberships!: Member[];
   @Field(() => [OfficeHolder], { description: "Appointments, ended ones included" })
   appointments!: OfficeHolder[];
+  @Field(() => OnboardingExport, {
+    description: "Onboarding documents, payments, essays and the oath",
+  })
+  onboarding!: OnboardingExport;
   @Field(() => [OnlineInterview], {
     description: "Online interview bookings, with the interviewers' notes",
   })
