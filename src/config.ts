@@ -46,6 +46,8 @@ export interface Config {
   graphqlIntrospection: boolean;
   /** REQUIRE_PRIVACY_CONSENT: applications must carry privacyConsent (default false). */
   requirePrivacyConsent: boolean;
+  /** MEMBERSHIP_FEE_PHP: the onboarding's membership fee in pesos (default 500). */
+  membershipFeePhp: number;
   bodyLimitBytes: number;
   /** HQ_*: the headquarters the public directory's map shows (contract §12). */
   headquarters: Headquarters;
@@ -55,6 +57,27 @@ export interface Config {
   dataKey?: Buffer;
   /** Older keys, still accepted for reading until `npm run data-key:rotate` has re-sealed. */
   dataKeysPrevious: Buffer[];
+  files: FileConfig;
+}
+
+/** Contract section 10: uploaded files, their storage and their links. */
+export interface FileConfig {
+  /** FILE_STORAGE_URL (or the contract's STORAGE_URL): `file://<dir>` or `s3://<bucket>`; absent: `<DATA_DIR>/files`. */
+  storageUrl?: string;
+  maxBytes: number;
+  maxPerUser: number;
+  linkTtlSeconds: number;
+  /** Files no record names are deleted after this many hours. */
+  orphanHours: number;
+  /** How often the orphan sweep runs. */
+  orphanSweepSeconds: number;
+  s3: {
+    endpoint?: string;
+    region: string;
+    accessKeyId?: string;
+    secretAccessKey?: string;
+    forcePathStyle: boolean;
+  };
 }
 
 /** The organisation's headquarters as the directory shows it. */
@@ -85,6 +108,8 @@ export interface RateLimitConfig {
   loginFailures: number;
   /** How long failures are remembered and the lockout lasts. */
   loginLockoutSeconds: number;
+  /** Uploads (POST /files) per account per hour (120 when left out). */
+  uploadsPerHour?: number;
 }
 
 export class ConfigError extends Error {
@@ -232,6 +257,7 @@ export function loadConfig(env: Env = environment()): Config {
       publicReadsPerMinute: int("RATE_LIMIT_PUBLIC_READS_PER_MINUTE", 300, 1, 1_000_000),
       loginFailures: int("LOGIN_MAX_FAILURES", 10, 1, 1000),
       loginLockoutSeconds: int("LOGIN_LOCKOUT_SECONDS", 15 * 60, 1, 24 * 3600),
+      uploadsPerHour: int("RATE_LIMIT_UPLOADS_PER_HOUR", 120, 1, 1_000_000),
     },
     admin: readAdmin(text, problems),
     logLevel: oneOf("LOG_LEVEL", LOG_LEVELS, nodeEnv === "test" ? "silent" : "info"),
@@ -242,6 +268,7 @@ export function loadConfig(env: Env = environment()): Config {
     trustProxy: readTrustProxy(text("TRUST_PROXY")),
     graphqlIntrospection: bool("GRAPHQL_INTROSPECTION", nodeEnv !== "production"),
     requirePrivacyConsent: bool("REQUIRE_PRIVACY_CONSENT", false),
+    membershipFeePhp: int("MEMBERSHIP_FEE_PHP", 500, 0, 1_000_000),
     bodyLimitBytes: 1024 * 1024,
     headquarters: {
       name: text("HQ_NAME") ?? DEFAULT_HEADQUARTERS.name,
@@ -252,6 +279,21 @@ export function loadConfig(env: Env = environment()): Config {
     dataKey,
     dataKeysPrevious,
     workers: int("WORKERS", 1, 1, 16),
+    files: {
+      storageUrl: url("FILE_STORAGE_URL", ["file:", "s3:"]) ?? url("STORAGE_URL", ["file:", "s3:"]),
+      maxBytes: int("FILE_MAX_BYTES", 4 * 1024 * 1024, 1, 1024 * 1024 * 1024),
+      maxPerUser: int("FILE_MAX_PER_USER", 100, 1, 1_000_000),
+      linkTtlSeconds: int("FILE_LINK_TTL_SECONDS", 900, 1, 7 * 24 * 3600),
+      orphanHours: int("FILE_ORPHAN_HOURS", 24, 1, 24 * 365),
+      orphanSweepSeconds: int("FILE_ORPHAN_SWEEP_SECONDS", 3600, 1, 24 * 3600),
+      s3: {
+        endpoint: url("S3_ENDPOINT", ["http:", "https:"]),
+        region: text("S3_REGION") ?? "us-east-1",
+        accessKeyId: text("S3_ACCESS_KEY_ID"),
+        secretAccessKey: text("S3_SECRET_ACCESS_KEY"),
+        forcePathStyle: bool("S3_FORCE_PATH_STYLE", false),
+      },
+    },
   };
   if (nodeEnv === "production") {
     // A variable already named as malformed is not named a second time as missing.

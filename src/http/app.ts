@@ -22,6 +22,7 @@ import { graphiqlAssets, graphiqlPage, swaggerUi } from "./explorers";
 import { useRequestShell } from "./request-shell";
 import { operationsRoutes, serviceRoot } from "./operations";
 import { describeMemberExport, memberExportRoute } from "./member-export";
+import { fileRoutes } from "./file-routes";
 import { jsonBody } from "./json-body";
 import { API_BASE, createRestApi } from "./rest/rest-api";
 
@@ -58,6 +59,7 @@ export async function createApp(
   api.use(operationsRoutes(services.health));
   api.use("/docs", swaggerUi(`${API_BASE}/openapi.json`));
   api.use(memberExportRoute(schema, buildContext));
+  api.use(fileRoutes(buildContext, config.files.maxBytes));
   api.use(rest.router);
   app.use(API_BASE, api);
   app.get("/", serviceRoot);

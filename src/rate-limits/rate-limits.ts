@@ -21,7 +21,7 @@ export interface RateLimitsOptions {
   log: Logger;
 }
 
-type Bucket = "request" | "publicRead" | "login" | AccountBucket;
+type Bucket = "request" | "publicRead" | "login" | "upload" | AccountBucket;
 
 const ACCOUNT_BUCKETS: readonly AccountBucket[] = [
   "register",
@@ -68,6 +68,7 @@ export class RateLimits {
       request: limiter("request", limits.perMinute, 60),
       publicRead: limiter("publicRead", limits.publicReadsPerMinute, 60),
       login: limiter("login", limits.loginFailures, limits.loginLockoutSeconds),
+      upload: limiter("upload", limits.uploadsPerHour ?? 120, 3600),
     };
     return new RateLimits(limits, limiters, client, log);
   }
@@ -88,6 +89,11 @@ export class RateLimits {
   /** register / forgot-password / resend / verify-email: limits.accountPerHour per IP per hour, each bucket its own counter. */
   async consumeAccount(bucket: AccountBucket, ip: string): Promise<void> {
     await this.consume(this.limiters[bucket], ip);
+  }
+
+  /** POST /files: limits.uploadsPerHour per account per hour. */
+  async consumeUpload(accountId: string): Promise<void> {
+    await this.consume(this.limiters.upload, accountId);
   }
 
   /**

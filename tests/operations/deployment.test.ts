@@ -84,6 +84,9 @@ describe("docker-compose.yml", () => {
         "MONGO_APP_PASSWORD",
         "MONGO_ROOT_PASSWORD",
         "REDIS_PASSWORD",
+        "S3_ACCESS_KEY_ID",
+        "S3_KMS_KEY",
+        "S3_SECRET_ACCESS_KEY",
         "SMTP_URL",
       ].sort(),
     );
@@ -151,8 +154,15 @@ describe("docker-compose.yml", () => {
     execFileSync("bash", ["-n", path.join(root, "deploy/backup.sh")]);
   });
 
-  it("leaves a marked place for the object storage", () => {
-    expect(composeText).toMatch(/# OBJECT STORAGE \(files, contract §10\)/);
+  it("gives every replica one S3-compatible store for files, encrypted at rest", () => {
+    const s3 = compose.services.s3;
+    expect(s3.environment).toMatchObject({
+      MINIO_ROOT_USER: expect.stringContaining("S3_ACCESS_KEY_ID"),
+      MINIO_KMS_SECRET_KEY: expect.stringContaining("S3_KMS_KEY"),
+    });
+    expect(api.environment?.FILE_STORAGE_URL).toMatch(/^s3:\/\//);
+    expect(api.environment?.S3_ENDPOINT).toBe("http://s3:9000");
+    expect(api.depends_on).toHaveProperty("s3");
   });
 
   it("passes `docker compose config` where the compose plugin is installed", () => {
@@ -186,7 +196,7 @@ describe("scripts/compose-secrets.sh (npm run compose:secrets)", () => {
       fs
         .readFileSync(file, "utf8")
         .split("\n")
-        .map((line) => /^([A-Z_]+)=(.*)$/.exec(line))
+        .map((line) => /^([A-Z0-9_]+)=(.*)$/.exec(line))
         .filter((match): match is RegExpExecArray => match !== null)
         .map((match) => [match[1], match[2]]),
     );

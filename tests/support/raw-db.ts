@@ -2,6 +2,7 @@ import type { Connection, Model } from "mongoose";
 import type { AuditLogRecord } from "../../src/modules/audit/audit-log.model";
 import type { SessionRecord } from "../../src/modules/auth/session.model";
 import type { BranchServiceRecord } from "../../src/modules/branch-services/branch-service.model";
+import type { FileRecord } from "../../src/modules/files/file.model";
 import type { MemberRecord } from "../../src/modules/members/member.model";
 import type { OfficeHolderRecord } from "../../src/modules/offices/office-holder.model";
 import type { OfficeRecord } from "../../src/modules/offices/office.model";
@@ -24,6 +25,7 @@ export function rawDb(app: Pick<TestApp, "connection">) {
     offices: modelOf<OfficeRecord>(connection, "Office"),
     officeHolders: modelOf<OfficeHolderRecord>(connection, "OfficeHolder"),
     auditLogs: modelOf<AuditLogRecord>(connection, "AuditLog"),
+    files: modelOf<FileRecord>(connection, "StoredFile"),
   };
 }
 

@@ -58,6 +58,7 @@ export class MemberReads {
       status: record.status,
       isActive: record.archivedAt === null,
       createdAt: record.createdAt,
+      uniqueId: record.uniqueId ?? null,
     };
   }
 

@@ -4,12 +4,13 @@ import type { ModuleBase, ModuleParts } from "../module";
 import type { PersonalData } from "../privacy/personal-data";
 import type { UserRepository } from "../users/user.repository";
 import type { CurrentOffices } from "./member-read.service";
+import { createMemberCounterModel, MemberIdentityRepository } from "./member-identity.repository";
 import { MemberPublicRepository } from "./member-public.repository";
 import { MemberPublicPages } from "./member-public.service";
 import { MemberMaintenanceRepository } from "./member-maintenance.repository";
 import { storedKeysOf } from "./member-duplicates";
 import type { MemberReferences } from "./member.presenter";
-import { createMemberModel } from "./member.model";
+import { createMemberModel, fullNameOf } from "./member.model";
 import { MemberRepository } from "./member.repository";
 import { MemberService } from "./member.service";
 import type { Member } from "./member.type";
@@ -51,6 +52,8 @@ export function createMembersModule(options: MembersModuleOptions) {
   const { connection, config, log, cipher, mailer, deps } = options;
   const model = createMemberModel(connection);
   const maintenance = new MemberMaintenanceRepository(model);
+  const counters = createMemberCounterModel(connection);
+  const identities = new MemberIdentityRepository(model, counters);
   const references: MemberReferences = {
     applicants: async (userIds) =>
       (await deps.users.identitiesOf(userIds)).map((user) => ({
@@ -62,12 +65,14 @@ export function createMembersModule(options: MembersModuleOptions) {
     branchTitles: (branchIds) => deps.branches.titlesOf(branchIds),
     existingBranchIds: (branchIds) => deps.branches.existingIds(branchIds),
   };
-  const members = new MemberService(new MemberRepository(model), references, cipher, {
+  const repository = new MemberRepository(model);
+  const members = new MemberService(repository, references, cipher, {
     mailer,
     log,
     appUrl: config.appUrl,
     requirePrivacyConsent: config.requirePrivacyConsent,
     releaseLapsedTerms: (memberId) => deps.offices().releaseLapsedOf(memberId),
+    identities,
   });
   const publicPages = new MemberPublicPages(new MemberPublicRepository(model), references, {
     headquarters: config.headquarters,
@@ -80,18 +85,30 @@ export function createMembersModule(options: MembersModuleOptions) {
     exportOf: (userId) => members.allOf(userId),
     erase: ({ id }) => members.deleteAllOf(id),
   };
+  /** Members a news post names: what the public credential check shows, never a contact. */
+  const tags = {
+    tagsOf: async (ids: readonly string[]) =>
+      new Map(
+        (await repository.approvedNames(ids)).map((record) => [
+          record._id,
+          { id: record._id, uniqueId: record.uniqueId ?? null, fullName: fullNameOf(record) },
+        ]),
+      ),
+  };
   return {
     services: { members, memberPublic: publicPages },
     /** For the files module: which avatars and 2x2 photos may be served publicly. */
     publicFileRule: publicPages.publicFileRule,
     memberships,
-    models: [model],
+    tags,
+    models: [model, counters],
     migrations: [
       { name: "member search fields", run: () => maintenance.backfillSearchFields() },
       {
         name: "member duplicate keys",
         run: () => maintenance.backfillDuplicateKeys(storedKeysOf(cipher)),
       },
+      { name: "member unique ids", run: () => identities.backfill() },
       {
         name: "member regions under their official names",
         run: () => publicPages.migrateRegions(),

@@ -1,0 +1,59 @@
+import { Schema, type Connection, type Model } from "mongoose";
+import type { FilePurpose } from "./file-refs";
+
+export const FILE_PURPOSES: readonly FilePurpose[] = [
+  "REQUIREMENT",
+  "PAYMENT_PROOF",
+  "PROMISSORY_NOTE",
+  "AVATAR",
+  "EVENT_IMAGE",
+  "NEWS_MEDIA",
+  "GENERATED",
+];
+
+/** A stored file's record; its bytes live in object storage under `storageKey`. */
+export interface FileRecord {
+  /** UUID v7, made by the service. */
+  _id: string;
+  ownerId: string;
+  purpose: FilePurpose;
+  /** The client's name for it, reduced to a safe base name. */
+  fileName: string;
+  /** Decided by the bytes, never by the client. */
+  mimeType: string;
+  size: number;
+  sha256: string;
+  storageKey: string;
+  /** When a record first named it (null: none yet). */
+  attachedAt: Date | null;
+  /** Since when no record names it (null: one does); the orphan sweep deletes it past FILE_ORPHAN_HOURS. */
+  unnamedSince: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+const fileSchema = new Schema<FileRecord>(
+  {
+    _id: { type: String, required: true },
+    ownerId: { type: String, required: true },
+    purpose: { type: String, required: true, enum: FILE_PURPOSES },
+    fileName: { type: String, required: true },
+    mimeType: { type: String, required: true },
+    size: { type: Number, required: true },
+    sha256: { type: String, required: true },
+    storageKey: { type: String, required: true },
+    attachedAt: { type: Date, default: null },
+    unnamedSince: { type: Date, default: null },
+  },
+  { timestamps: true, versionKey: false },
+);
+// The caller's own files (newest first), the per-account quota count, erasure and the export.
+fileSchema.index({ ownerId: 1, createdAt: -1, _id: -1 });
+// The orphan sweep: files nobody names, oldest first.
+fileSchema.index({ unnamedSince: 1 });
+
+export type FileModel = Model<FileRecord>;
+
+export function createFileModel(connection: Connection): FileModel {
+  return connection.model<FileRecord>("StoredFile", fileSchema, "files");
+}
