@@ -71,7 +71,12 @@ export function createServices(
     cipher,
   });
   // Other modules are handed `files.refs` (the FileRefs port) through their deps, never the driver.
-  const files = createFilesModule({ ...base, jwtSecret, deps: () => ({}) });
+  const files = createFilesModule({
+    ...base,
+    jwtSecret,
+    // A listed member's avatar and a shown 2x2 photo are public (the members module decides).
+    deps: () => ({ publicRule: members.publicFileRule }),
+  });
   const branches = createBranchServicesModule({
     ...base,
     deps: () => ({ members: members.services.members }),
@@ -84,6 +89,14 @@ export function createServices(
       users: users.repository,
       branches: branches.services.branchServices,
       offices: () => offices.forMembers,
+      photos: () => ({
+        photoIdOf: (memberId) => onboarding.facts.photo2x2(memberId),
+        photoUrlOf: async (memberId) => {
+          const id = await onboarding.facts.photo2x2(memberId);
+          if (!id) return null;
+          return (await files.refs.describe([id], "public")).get(id)?.fileUrl ?? null;
+        },
+      }),
     },
   });
   const offices = createOfficesModule({ ...base, members: members.services.members });

@@ -19,6 +19,7 @@ import {
   type MemberRecord,
 } from "../../src/modules/members/member.model";
 import { duplicateKeysOf, type DuplicateKeys } from "../../src/modules/members/member-duplicates";
+import { canonicalRegion } from "../../src/modules/members/regions";
 import { Role } from "../../src/modules/users/role";
 import { createUserModel, type UserRecord } from "../../src/modules/users/user.model";
 import {
@@ -254,7 +255,8 @@ function demoPerson(
     mobilePhoneNumber,
     homeAddress: `${random.int(1, 999)} ${random.pick(STREETS)}, ${barangay}, ${town}`,
     nationality: "Filipino",
-    region: region.name,
+    // Stored as applying stores it: under the official name.
+    region: canonicalRegion(region.name),
     province: province.name,
     municipalityCity: town,
     barangay,

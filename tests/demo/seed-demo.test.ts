@@ -7,6 +7,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { DEMO_EMAIL_DOMAIN, DEMO_PASSWORD } from "../../scripts/demo/demo-data";
 import { REGIONS } from "../../src/mock/places";
+import { canonicalRegion } from "../../src/modules/members/regions";
 import { bearer, login, type TestUser } from "../support/factories";
 import type { TestApp } from "../support/test-app";
 import { startScenario } from "../support/scenario";
@@ -67,7 +68,8 @@ test("seeds N Philippine-style members that the running service lists, searches 
 
   const all = await list({ includeArchived: true, limit: 100 });
   expect(all.pagination.totalCount).toBe(150);
-  const regions = new Set(REGIONS.map((region) => region.name));
+  // Stored under the official names, as an application stores them.
+  const regions = new Set(REGIONS.map((region) => canonicalRegion(region.name)));
   for (const member of all.data) {
     expect(regions.has(member.region)).toBe(true);
     expect(member.barangay.length).toBeGreaterThan(0);

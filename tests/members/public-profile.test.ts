@@ -18,9 +18,11 @@ import {
   type TestUser,
 } from "../support/factories";
 import { rawDb } from "../support/raw-db";
+import { PNG, storageDir, upload } from "../files/file-samples";
 import { useScenario } from "../support/scenario";
 
-const scenario = useScenario({ users: { stranger: {} } });
+const storage = storageDir();
+const scenario = useScenario({ users: { stranger: {} }, env: storage.env });
 const SPECIALIST = "CERTIFIED_SPECIALIST_TRAINING_OFFICER_INSTRUCTOR";
 
 /** What the application holds that a public page must never show. */
@@ -150,6 +152,42 @@ describe("GET /members/public/{idOrUniqueId}", () => {
     const bad = await choose(member.user, { listed: "yes please" });
     expect(bad.status).toBe(400);
     expect(bad.body.code).toBe("VALIDATION_ERROR");
+  });
+});
+
+describe("the 2x2 photo on the public page", () => {
+  it("is shown, and served publicly, only while the member chooses showPhoto", async () => {
+    const { app, admin } = scenario();
+    const owner = await approvedMemberOf(app, admin, PRIVATE);
+    const uploaded = await upload(app, owner.user, PNG, {
+      filename: "photo.png",
+      contentType: "image/png",
+    });
+    expect(uploaded.status).toBe(201);
+    const fileId = uploaded.body.data.id as string;
+    const attached = await app
+      .http()
+      .put("/api/v1/members/current/requirements")
+      .set(bearer(owner.user))
+      .send({ attachments: [{ type: "PHOTO_2X2", fileId }] });
+    expect(attached.status).toBe(200);
+
+    const hidden = await publicPage(owner.id);
+    expect(hidden.body.data.photoUrl).toBeNull();
+    expect((await app.http().get(`/api/v1/files/public/${fileId}`)).status).toBe(404);
+
+    await choose(owner.user, { showPhoto: true });
+    const shown = await publicPage(owner.id);
+    const photoUrl = shown.body.data.photoUrl as string;
+    expect(photoUrl).toContain(`/files/public/${fileId}`);
+    const served = await app.http().get(`/api/v1/files/public/${fileId}`);
+    expect(served.status).toBe(200);
+    expect(served.headers["cache-control"]).toBe("public, max-age=86400");
+
+    // Withdrawn: the page drops the photo and the file is private again.
+    await choose(owner.user, {});
+    expect((await publicPage(owner.id)).body.data.photoUrl).toBeNull();
+    expect((await app.http().get(`/api/v1/files/public/${fileId}`)).status).toBe(404);
   });
 });
 

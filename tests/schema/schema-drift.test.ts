@@ -19,10 +19,8 @@ describe("schema/schema.graphql", () => {
       ...Object.keys(schema.getQueryType()?.getFields() ?? {}).map((f) => `Query.${f}`),
       ...Object.keys(schema.getMutationType()?.getFields() ?? {}).map((f) => `Mutation.${f}`),
     ];
-    expect(
-      restRoutes(schema)
-        .map((r) => r.operation)
-        .sort(),
-    ).toEqual(fields.sort());
+    // An alias (the web client's name for a path) reaches the same operation: count each once.
+    const routed = new Set(restRoutes(schema).map((r) => r.operation));
+    expect([...routed].sort()).toEqual(fields.sort());
   });
 });

@@ -7,12 +7,8 @@ import type { PublicFileRule } from "../files/file-refs";
 import { directoryOf } from "./member-directory";
 import type { DirectoryLocations } from "./member-directory.type";
 import type { PublicRecord, MemberPublicRepository } from "./member-public.repository";
-import type {
-  MemberTypeAssignment,
-  PublicMember,
-  PublicMemberProfile,
-  PublicProfileChoiceView,
-} from "./member-public.type";
+import type { MemberTypeAssignment, PublicMember, PublicMemberProfile } from "./member-public.type";
+import type { PublicProfileChoiceView } from "./public-profile-choice.type";
 import type { CurrentOffices } from "./member-read.service";
 import { MemberStatus, type MemberType } from "./member.enums";
 import { fullNameOf, type PublicProfileChoice } from "./member.model";

@@ -4,6 +4,7 @@ import { PageType, PayloadType } from "../../graphql/envelopes";
 import { OfficeLevel } from "../offices/office-level";
 import { MemberStatus, MemberType } from "./member.enums";
 import { BranchReference } from "./member.type";
+import { PublicProfileChoiceView } from "./public-profile-choice.type";
 
 @ObjectType("PublicOffice", { simpleResolvers: true })
 export class PublicOffice {
@@ -55,17 +56,6 @@ export class PublicMember extends PublicMemberProfile {
 
 export const PublicMemberPayload = PayloadType(PublicMember, "PublicMemberPayload");
 export const ServiceChaplainPage = PageType(PublicMemberProfile, "ServiceChaplainPage");
-
-@ObjectType("PublicProfileChoice", {
-  simpleResolvers: true,
-  description: "What the member chose to show on the public page (all off by default)",
-})
-export class PublicProfileChoiceView {
-  @Field() listed!: boolean;
-  @Field() showPhoto!: boolean;
-  @Field() showLocation!: boolean;
-  @Field() showBranches!: boolean;
-}
 
 export const PublicProfileChoicePayload = PayloadType(
   PublicProfileChoiceView,

@@ -1,5 +1,6 @@
 import { DateTimeScalar } from "../../graphql/date-time";
 import { Field, ID, Int, ObjectType } from "type-graphql";
+import { PublicProfileChoiceView } from "./public-profile-choice.type";
 import { PageType, PayloadType } from "../../graphql/envelopes";
 import { Role } from "../users/role";
 import { CivilStatus, Gender, MemberStatus, MemberType, SignatureType } from "./member.enums";
@@ -185,6 +186,11 @@ export class Member {
   })
   publicUrl!: string | null;
 
+  @Field(() => PublicProfileChoiceView, {
+    description: "What the member chose to show on the public page (all off by default)",
+  })
+  publicProfile!: PublicProfileChoiceView;
+
   /** The record with what it refers to (account, branch titles) already looked up. */
   static from(
     record: MemberRecord,
@@ -221,6 +227,13 @@ export class Member {
       isActive: record.archivedAt === null,
       possibleDuplicates: null,
       publicUrl: null,
+      // Records from before the choice existed show it off, as it is.
+      publicProfile: {
+        listed: record.publicProfile?.listed === true,
+        showPhoto: record.publicProfile?.showPhoto === true,
+        showLocation: record.publicProfile?.showLocation === true,
+        showBranches: record.publicProfile?.showBranches === true,
+      },
       user,
       preferredBranches: preferredBranchIds
         .filter((id) => branchTitles.has(id))
