@@ -90,9 +90,9 @@ export function createServices(
       branches: branches.services.branchServices,
       offices: () => offices.forMembers,
       photos: () => ({
-        photoIdOf: (memberId) => onboarding.facts.photo2x2(memberId),
+        photoIdOf: (memberId) => onboarding.facts.approvedPhoto2x2(memberId),
         photoUrlOf: async (memberId) => {
-          const id = await onboarding.facts.photo2x2(memberId);
+          const id = await onboarding.facts.approvedPhoto2x2(memberId);
           if (!id) return null;
           return (await files.refs.describe([id], "public")).get(id)?.fileUrl ?? null;
         },

@@ -156,7 +156,7 @@ describe("GET /members/public/{idOrUniqueId}", () => {
 });
 
 describe("the 2x2 photo on the public page", () => {
-  it("is shown, and served publicly, only while the member chooses showPhoto", async () => {
+  it("is shown, and served publicly, only once approved and while the member chooses showPhoto", async () => {
     const { app, admin } = scenario();
     const owner = await approvedMemberOf(app, admin, PRIVATE);
     const uploaded = await upload(app, owner.user, PNG, {
@@ -176,7 +176,17 @@ describe("the 2x2 photo on the public page", () => {
     expect(hidden.body.data.photoUrl).toBeNull();
     expect((await app.http().get(`/api/v1/files/public/${fileId}`)).status).toBe(404);
 
+    // Chosen, but not yet reviewed: a pending photo is not shown to the public.
     await choose(owner.user, { showPhoto: true });
+    expect((await publicPage(owner.id)).body.data.photoUrl).toBeNull();
+    expect((await app.http().get(`/api/v1/files/public/${fileId}`)).status).toBe(404);
+    const reviewed = await app
+      .http()
+      .patch(`/api/v1/members/${owner.id}/requirements/PHOTO_2X2`)
+      .set(bearer(admin))
+      .send({ reviewStatus: "APPROVED" });
+    expect(reviewed.status).toBe(200);
+
     const shown = await publicPage(owner.id);
     const photoUrl = shown.body.data.photoUrl as string;
     expect(photoUrl).toContain(`/files/public/${fileId}`);

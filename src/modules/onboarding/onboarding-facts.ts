@@ -28,6 +28,8 @@ export interface OnboardingFacts {
   paymentVerified(memberId: string): Promise<boolean>;
   /** The file id of the member's PHOTO_2X2 that is not REJECTED, or null. */
   photo2x2(memberId: string): Promise<string | null>;
+  /** The file id of the member's PHOTO_2X2 once an administrator APPROVED it (the public page), or null. */
+  approvedPhoto2x2(memberId: string): Promise<string | null>;
 }
 
 export type InterviewOutcome = "PENDING" | "PASSED" | "FAILED" | "NO_SHOW";

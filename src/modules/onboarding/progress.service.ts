@@ -119,6 +119,10 @@ export class ProgressService implements OnboardingFacts {
   photo2x2(memberId: string): Promise<string | null> {
     return this.requirements.photo2x2(memberId);
   }
+
+  approvedPhoto2x2(memberId: string): Promise<string | null> {
+    return this.requirements.approvedPhoto2x2(memberId);
+  }
 }
 
 function factsOf(record: OnboardingMember): CurrentRecord {

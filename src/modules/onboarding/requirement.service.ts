@@ -159,6 +159,12 @@ export class RequirementService {
     return photo && photo.reviewStatus !== ReviewStatus.REJECTED ? photo.fileId : null;
   }
 
+  /** The file of the member's 2x2 photo once approved (what a public page may show), or null. */
+  async approvedPhoto2x2(memberId: string): Promise<string | null> {
+    const photo = await this.requirements.findOne(memberId, RequirementType.PHOTO_2X2);
+    return photo && photo.reviewStatus === ReviewStatus.APPROVED ? photo.fileId : null;
+  }
+
   /** Every document of the member, as administrators read them. */
   async ofMember(memberId: string): Promise<Requirement[]> {
     return this.present(await this.requirements.ofMember(memberId));
