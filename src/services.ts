@@ -9,7 +9,10 @@ import { Mailer } from "./mail/mailer";
 import { createAuditModule } from "./modules/audit/audit.module";
 import { createAuthModule } from "./modules/auth/auth.module";
 import { createBranchServicesModule } from "./modules/branch-services/branch-services.module";
+import { createEventsModule } from "./modules/events/events.module";
 import { createFilesModule } from "./modules/files/files.module";
+import { createInterviewsModule } from "./modules/interviews/interviews.module";
+import { createNewsModule } from "./modules/news/news.module";
 import { createMembersModule } from "./modules/members/members.module";
 import type { ModuleParts } from "./modules/module";
 import { createOfficesModule } from "./modules/offices/offices.module";
@@ -89,12 +92,23 @@ export function createServices(
     members: members.services.members.onboarding,
     deps: () => ({
       files: files.refs,
-      // Until the interviews and credentials modules are wired: nothing booked, nothing rendered.
-      interviews: { ofMember: () => Promise.resolve(null) },
+      interviews: interviews.facts,
+      // Until the credentials module is wired: nothing rendered.
       credentials: { ofMember: () => Promise.resolve(null) },
     }),
   });
   const audit = createAuditModule(base);
+  const interviews = createInterviewsModule({
+    ...base,
+    mailer,
+    users: users.repository,
+    onboarding: () => onboarding.facts,
+  });
+  const events = createEventsModule({ ...base, files: () => files.refs });
+  const news = createNewsModule({
+    ...base,
+    deps: () => ({ files: files.refs, members: members.tags }),
+  });
   const privacy = createPrivacyModule({
     account: users.account,
     formerEmails: users.formerEmails,
@@ -102,11 +116,13 @@ export function createServices(
     memberships: members.memberships,
     appointments: offices.appointments,
     onboarding: onboarding.personalData,
+    interviews: interviews.personalData,
     audit: audit.services.audit,
     // Appointments before the member records they count on; mail last.
     erasers: [
       offices.appointments,
       onboarding.personalData,
+      interviews.personalData,
       members.memberships,
       auth.sessionData,
       users.account,
@@ -120,8 +136,11 @@ export function createServices(
     members,
     offices,
     onboarding,
+    interviews,
     audit,
     files,
+    events,
+    news,
   ];
   const migrations = modules.flatMap((module) => module.migrations ?? []);
   return {
@@ -133,8 +152,11 @@ export function createServices(
       ...members.services,
       ...offices.services,
       ...onboarding.services,
+      ...interviews.services,
       ...audit.services,
       ...files.services,
+      ...events.services,
+      ...news.services,
       ...privacy.services,
       rateLimits,
       health: { databaseUp: () => isDatabaseUp(connection) },

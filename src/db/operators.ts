@@ -18,6 +18,11 @@ export function lessThan<T>(value: T) {
   return mongoose.trusted({ $lt: value });
 }
 
+/** value <= bound (a date range's closed end: "has come by now"). */
+export function atMost<T>(value: T) {
+  return mongoose.trusted({ $lte: value });
+}
+
 /** from <= value < to; either bound may be absent. */
 export function within<T>(from: T | null | undefined, to: T | null | undefined) {
   const range: Record<string, T> = {};

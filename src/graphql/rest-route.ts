@@ -16,6 +16,11 @@ export const REST_TAGS = {
   "Branch services": "The branches of service an applicant may choose (public lists).",
   Onboarding:
     "After approval: requirements, courses, payment, the oath, and the administrators' review of them.",
+  Interviews:
+    "Interviewers and their slots, members' online interview bookings and their outcomes.",
+  Credentials: "The member's ID card, certificate and QR code, rendered by the service.",
+  Events: "The organisation's events: public pages, members' details, administration.",
+  News: "News posts and blogs: published ones on the public pages, all for administrators.",
   Audit: "The log of administrative acts, for administrators.",
   Files:
     "Uploaded documents and images: their records here; their bytes over POST /files, GET /files/{id} (signed links) and GET /files/public/{id}.",

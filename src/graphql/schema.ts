@@ -6,6 +6,9 @@ import { auditOperations } from "../modules/audit/audited-operations";
 import { AuthResolver } from "../modules/auth/auth.resolver";
 import { SessionResolver } from "../modules/auth/session.resolver";
 import { BranchServiceResolver } from "../modules/branch-services/branch-service.resolver";
+import { InterviewResolver } from "../modules/interviews/interview.resolver";
+import { EventResolver } from "../modules/events/event.resolver";
+import { NewsResolver } from "../modules/news/news.resolver";
 import { MemberProfileResolver } from "../modules/members/member-profile";
 import { MemberResolver } from "../modules/members/member.resolver";
 import { OfficeHolderResolver } from "../modules/offices/office-holder.resolver";
@@ -41,6 +44,9 @@ export const resolvers = [
   OnboardingProgressResolver,
   MemberOnboardingResolver,
   MemberProfileOnboardingResolver,
+  InterviewResolver,
+  EventResolver,
+  NewsResolver,
   AuditLogResolver,
   DataExportResolver,
   FileResolver,

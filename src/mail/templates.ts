@@ -212,3 +212,13 @@ export function escapeHtml(value: string): string {
     .replace(/"/g, "&quot;")
     .replace(/'/g, "&#39;");
 }
+
+/**
+ * A mail of plain lines (a module's notice): the text body as given, the HTML body a paragraph
+ * per non-empty line. Each line is made one line, so a name cannot add lines.
+ */
+export function noticeMail(to: string, subject: string, lines: string[]): MailMessage {
+  const text = lines.map(oneLine);
+  const html = text.filter((line) => line !== "").map((line) => paragraph(escapeHtml(line)));
+  return compose(to, subject, text, html);
+}

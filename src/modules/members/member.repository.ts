@@ -39,6 +39,12 @@ export interface MemberQuery {
 
 const NEWEST_FIRST = { createdAt: -1, _id: -1 } as const;
 
+/** A member as others may name them (a news post's tags): no contact, no personal details. */
+export type NamedMember = Pick<
+  MemberRecord,
+  "_id" | "firstName" | "lastName" | "middleInitial" | "extensionName" | "uniqueId"
+>;
+
 /** Every database call on member records. */
 export class MemberRepository {
   constructor(private readonly members: MemberModel) {}
@@ -99,6 +105,17 @@ export class MemberRepository {
     return this.members
       .findOne({ _id: id, status: MemberStatus.APPROVED, archivedAt: null })
       .lean<MemberRecord>()
+      .exec();
+  }
+
+  /** The APPROVED, unarchived records among `ids`: their names and uniqueId only. */
+  approvedNames(ids: readonly string[]): Promise<NamedMember[]> {
+    return this.members
+      .find(
+        { _id: oneOf([...ids]), status: MemberStatus.APPROVED, archivedAt: null },
+        { firstName: 1, lastName: 1, middleInitial: 1, extensionName: 1, uniqueId: 1 },
+      )
+      .lean<NamedMember[]>()
       .exec();
   }
 

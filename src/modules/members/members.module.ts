@@ -8,7 +8,7 @@ import { createMemberCounterModel, MemberIdentityRepository } from "./member-ide
 import { MemberMaintenanceRepository } from "./member-maintenance.repository";
 import { storedKeysOf } from "./member-duplicates";
 import type { MemberReferences } from "./member.presenter";
-import { createMemberModel } from "./member.model";
+import { createMemberModel, fullNameOf } from "./member.model";
 import { MemberRepository } from "./member.repository";
 import { MemberService } from "./member.service";
 import type { Member } from "./member.type";
@@ -55,7 +55,8 @@ export function createMembersModule(options: MembersModuleOptions) {
     branchTitles: (branchIds) => deps.branches.titlesOf(branchIds),
     existingBranchIds: (branchIds) => deps.branches.existingIds(branchIds),
   };
-  const members = new MemberService(new MemberRepository(model), references, cipher, {
+  const repository = new MemberRepository(model);
+  const members = new MemberService(repository, references, cipher, {
     mailer,
     log,
     appUrl: config.appUrl,
@@ -68,9 +69,20 @@ export function createMembersModule(options: MembersModuleOptions) {
     exportOf: (userId) => members.allOf(userId),
     erase: ({ id }) => members.deleteAllOf(id),
   };
+  /** Members a news post names: what the public credential check shows, never a contact. */
+  const tags = {
+    tagsOf: async (ids: readonly string[]) =>
+      new Map(
+        (await repository.approvedNames(ids)).map((record) => [
+          record._id,
+          { id: record._id, uniqueId: record.uniqueId ?? null, fullName: fullNameOf(record) },
+        ]),
+      ),
+  };
   return {
     services: { members },
     memberships,
+    tags,
     models: [model, counters],
     migrations: [
       { name: "member search fields", run: () => maintenance.backfillSearchFields() },

@@ -1,6 +1,7 @@
 import type { AuditLogService } from "../audit/audit-log.service";
 import type { SessionRecord } from "../auth/session.model";
 import type { Member } from "../members/member.type";
+import type { OnlineInterview } from "../interviews/interview.type";
 import type { OfficeHolder } from "../offices/office-holder.type";
 import type { OnboardingExport } from "../onboarding/onboarding-export";
 import type { UserRecord } from "../users/user.model";
@@ -18,6 +19,8 @@ export interface ExportSources {
   appointments: Pick<PersonalData<OfficeHolder[]>, "exportOf">;
   /** Documents, payments, essays and the oath. */
   onboarding: Pick<PersonalData<OnboardingExport>, "exportOf">;
+  /** Interview bookings with the interviewers' notes. */
+  interviews: Pick<PersonalData<OnlineInterview[]>, "exportOf">;
   audit: Pick<AuditLogService, "entriesAbout">;
 }
 
@@ -30,13 +33,15 @@ export class DataExportService {
 
   async exportOf(userId: string): Promise<DataExport> {
     const account = await this.sources.account.exportOf(userId);
-    const [formerEmails, sessions, memberships, appointments, onboarding] = await Promise.all([
-      this.sources.formerEmails.exportOf(userId),
-      this.sources.sessions.exportOf(userId),
-      this.sources.memberships.exportOf(userId),
-      this.sources.appointments.exportOf(userId),
-      this.sources.onboarding.exportOf(userId),
-    ]);
+    const [formerEmails, sessions, memberships, appointments, onboarding, interviews] =
+      await Promise.all([
+        this.sources.formerEmails.exportOf(userId),
+        this.sources.sessions.exportOf(userId),
+        this.sources.memberships.exportOf(userId),
+        this.sources.appointments.exportOf(userId),
+        this.sources.onboarding.exportOf(userId),
+        this.sources.interviews.exportOf(userId),
+      ]);
     // Acts by the account, and acts on it, on its applications and on its appointments.
     const auditEntries = await this.sources.audit.entriesAbout([
       userId,
@@ -51,6 +56,7 @@ export class DataExportService {
       memberships,
       appointments,
       onboarding,
+      interviews,
       auditEntries,
     });
   }

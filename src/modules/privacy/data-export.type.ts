@@ -3,6 +3,7 @@ import { Field, ID, ObjectType } from "type-graphql";
 import { PayloadType } from "../../graphql/envelopes";
 import { AuditLogEntry } from "../audit/audit-log.type";
 import type { SessionRecord } from "../auth/session.model";
+import { OnlineInterview } from "../interviews/interview.type";
 import { Member } from "../members/member.type";
 import { OfficeHolder } from "../offices/office-holder.type";
 import { OnboardingExport } from "../onboarding/onboarding-export";
@@ -57,6 +58,10 @@ export class DataExport {
     description: "Onboarding documents, payments, essays and the oath",
   })
   onboarding!: OnboardingExport;
+  @Field(() => [OnlineInterview], {
+    description: "Online interview bookings, with the interviewers' notes",
+  })
+  interviews!: OnlineInterview[];
   @Field(() => [AuditLogEntry], { description: "Audit entries naming the account" })
   auditEntries!: AuditLogEntry[];
 }
