@@ -11,6 +11,7 @@ import { EventResolver } from "../modules/events/event.resolver";
 import { NewsResolver } from "../modules/news/news.resolver";
 import { MemberProfileResolver } from "../modules/members/member-profile";
 import { MemberResolver } from "../modules/members/member.resolver";
+import { MemberPublicResolver } from "../modules/members/member-public.resolver";
 import { OfficeHolderResolver } from "../modules/offices/office-holder.resolver";
 import { OfficeResolver } from "../modules/offices/office.resolver";
 import { FileResolver } from "../modules/files/file.resolver";
@@ -33,6 +34,7 @@ export const resolvers = [
   SessionResolver,
   UsersResolver,
   MemberResolver,
+  MemberPublicResolver,
   MemberProfileResolver,
   OfficeResolver,
   OfficeHolderResolver,

@@ -149,7 +149,11 @@ export class AuthResolver {
     return acknowledged(RESEND_MESSAGE);
   }
 
-  @Rest("POST", "/auth/mfa/setup", { tag: "Auth", errors: [409] })
+  @Rest("POST", "/auth/mfa/setup", {
+    tag: "Auth",
+    errors: [409],
+    aliases: [{ method: "POST", path: "/auth/two-factor/setup" }],
+  })
   @NotAudited("the caller's own second factor")
   @Authorized()
   @Mutation(() => MfaSetupPayload, { description: "Start MFA: a new TOTP secret to confirm." })
@@ -158,13 +162,24 @@ export class AuthResolver {
     @Ctx() ctx: RequestContext,
   ): Promise<MfaSetupPayload> {
     const setup = await ctx.services.mfa.setup(caller.user);
-    return { code: "OK", message: "Confirm with a code from your authenticator app", ...setup };
+    return {
+      code: "OK",
+      message: "Confirm with a code from your authenticator app",
+      secret: setup.secret,
+      otpauthUri: setup.otpauthUri,
+      data: {
+        secret: setup.secret,
+        otpauthUrl: setup.otpauthUri,
+        qrCodeDataUrl: setup.qrCodeDataUrl,
+      },
+    };
   }
 
   @Rest("POST", "/auth/mfa/enable", {
     tag: "Auth",
     errors: [409],
     errorCodes: ["INVALID_TOKEN", "REAUTHENTICATION_REQUIRED"],
+    aliases: [{ method: "POST", path: "/auth/two-factor/enable" }],
   })
   @NotAudited("the caller's own second factor")
   @Authorized()
@@ -174,7 +189,10 @@ export class AuthResolver {
     @Args() args: MfaCodeArgs,
     @Ctx() ctx: RequestContext,
   ) {
-    return UserPayload.of(await ctx.services.mfa.enable(caller, args.code), "MFA enabled");
+    return UserPayload.of(
+      await ctx.services.mfa.enable(caller, args.code ?? args.token ?? ""),
+      "MFA enabled",
+    );
   }
 
   @Rest("POST", "/auth/mfa/verify", {
@@ -195,11 +213,13 @@ export class AuthResolver {
     tag: "Auth",
     errors: [409],
     errorCodes: ["INVALID_TOKEN", "REAUTHENTICATION_REQUIRED"],
+    aliases: [{ method: "POST", path: "/auth/two-factor/disable" }],
   })
   @NotAudited("the caller's own second factor")
   @Authorized()
   @Mutation(() => UserPayload, {
-    description: "Turn MFA off; needs a current code and the password.",
+    description:
+      "Turn MFA off: a current code and the password, or neither within a recent sign-in.",
   })
   async disableMfa(
     @CurrentCaller() caller: Caller,

@@ -234,6 +234,25 @@ memberSchema.index({ sssHash: 1 });
 memberSchema.index({ tinHash: 1 });
 // Sparse: records before their first approval have none (both engines skip the absent field).
 memberSchema.index({ uniqueId: 1 }, { unique: true, sparse: true });
+// The public directory's $match and $group: APPROVED, active members by place, from the index.
+memberSchema.index({
+  status: 1,
+  archivedAt: 1,
+  region: 1,
+  province: 1,
+  municipalityCity: 1,
+  barangay: 1,
+});
+// Service chaplains: the listed members of one type, by name.
+memberSchema.index({
+  memberType: 1,
+  "publicProfile.listed": 1,
+  status: 1,
+  archivedAt: 1,
+  lastName: 1,
+  firstName: 1,
+  _id: 1,
+});
 
 export type MemberModel = Model<MemberRecord>;
 

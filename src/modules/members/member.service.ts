@@ -4,7 +4,7 @@ import type { Mailer } from "../../mail/mailer";
 import { MemberApplications } from "./member-apply.service";
 import type { MemberIdentityRepository } from "./member-identity.repository";
 import { MemberOnboardingRecords } from "./member-onboarding";
-import { MemberReads, type CurrentOffices } from "./member-read.service";
+import { MemberReads } from "./member-read.service";
 import { MemberReviews } from "./member-review.service";
 import { MemberPresenter, type MemberReferences } from "./member.presenter";
 import type { MemberRepository } from "./member.repository";
@@ -21,7 +21,6 @@ export interface MemberServiceOptions {
   requirePrivacyConsent: boolean;
   /** Lets terms past their end date stop counting (the offices module's side). */
   releaseLapsedTerms: (memberId: string) => Promise<void>;
-  currentOffices: CurrentOffices;
   /** Gives a record its uniqueId at its first approval. */
   identities: MemberIdentityRepository;
 }
@@ -68,7 +67,7 @@ export class MemberService {
       options.identities,
     );
     this.onboarding = new MemberOnboardingRecords(members, references, presenter);
-    this.reads = new MemberReads(members, presenter, cipher, options.currentOffices);
+    this.reads = new MemberReads(members, presenter, cipher);
   }
 
   reserveForOffice(memberId: string): Promise<{ id: string; userId: string; name: string }> {
