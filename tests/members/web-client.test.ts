@@ -101,12 +101,16 @@ describe("memberProfile on the user (point 2)", () => {
       status: "PENDING",
       isActive: true,
       createdAt: first.createdAt,
+      uniqueId: null,
+      onboardingProgress: null,
     });
     expect(Object.keys(profile as object).sort()).toEqual([
       "createdAt",
       "id",
       "isActive",
+      "onboardingProgress",
       "status",
+      "uniqueId",
     ]);
 
     // Rejected, then applied again: the profile follows the newest application.
