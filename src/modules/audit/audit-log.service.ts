@@ -27,7 +27,7 @@ export function entryFor(
   };
 }
 
-/** Appends administrative acts and lists them for administrators (issue 8). */
+/** Appends administrative acts and lists them for administrators. */
 export class AuditLogService {
   constructor(
     private readonly entries: AuditLogRepository,

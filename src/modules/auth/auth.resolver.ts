@@ -41,6 +41,13 @@ export class AuthResolver {
     omitWhenNull: SIGN_IN_OPTIONALS,
     optionalBearer: true,
     refreshCookie: "sets",
+    // Not the administrator's address, which every other example uses: a new account's own,
+    // so that "Try it out" creates it on a fresh database (and answers 409 the second time).
+    example: {
+      name: "Maria Santos",
+      email: "maria.santos@example.org",
+      password: "Maria#Chaplain7",
+    },
   })
   @Audit({ action: "user.create", targetType: "user", target: adminCreatedUser })
   @UseMiddleware(accountRateLimit("register"))
