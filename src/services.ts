@@ -9,6 +9,7 @@ import { Mailer } from "./mail/mailer";
 import { createAuditModule } from "./modules/audit/audit.module";
 import { createAuthModule } from "./modules/auth/auth.module";
 import { createBranchServicesModule } from "./modules/branch-services/branch-services.module";
+import { createCredentialsModule } from "./modules/credentials/credentials.module";
 import { createEventsModule } from "./modules/events/events.module";
 import { createFilesModule } from "./modules/files/files.module";
 import { createInterviewsModule } from "./modules/interviews/interviews.module";
@@ -93,8 +94,7 @@ export function createServices(
     deps: () => ({
       files: files.refs,
       interviews: interviews.facts,
-      // Until the credentials module is wired: nothing rendered.
-      credentials: { ofMember: () => Promise.resolve(null) },
+      credentials: credentials.facts,
     }),
   });
   const audit = createAuditModule(base);
@@ -109,6 +109,10 @@ export function createServices(
     ...base,
     deps: () => ({ files: files.refs, members: members.tags }),
   });
+  const credentials = createCredentialsModule({
+    ...base,
+    deps: () => ({ onboarding: onboarding.facts, files: files.refs, offices: offices.forMembers }),
+  });
   const privacy = createPrivacyModule({
     account: users.account,
     formerEmails: users.formerEmails,
@@ -117,12 +121,14 @@ export function createServices(
     appointments: offices.appointments,
     onboarding: onboarding.personalData,
     interviews: interviews.personalData,
+    credentials: credentials.personalData,
     audit: audit.services.audit,
     // Appointments before the member records they count on; mail last.
     erasers: [
       offices.appointments,
       onboarding.personalData,
       interviews.personalData,
+      credentials.personalData,
       members.memberships,
       auth.sessionData,
       users.account,
@@ -137,6 +143,7 @@ export function createServices(
     offices,
     onboarding,
     interviews,
+    credentials,
     audit,
     files,
     events,
@@ -153,6 +160,7 @@ export function createServices(
       ...offices.services,
       ...onboarding.services,
       ...interviews.services,
+      ...credentials.services,
       ...audit.services,
       ...files.services,
       ...events.services,

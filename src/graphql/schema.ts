@@ -6,6 +6,7 @@ import { auditOperations } from "../modules/audit/audited-operations";
 import { AuthResolver } from "../modules/auth/auth.resolver";
 import { SessionResolver } from "../modules/auth/session.resolver";
 import { BranchServiceResolver } from "../modules/branch-services/branch-service.resolver";
+import { CredentialResolver } from "../modules/credentials/credential.resolver";
 import { InterviewResolver } from "../modules/interviews/interview.resolver";
 import { EventResolver } from "../modules/events/event.resolver";
 import { NewsResolver } from "../modules/news/news.resolver";
@@ -47,6 +48,7 @@ export const resolvers = [
   MemberOnboardingResolver,
   MemberProfileOnboardingResolver,
   InterviewResolver,
+  CredentialResolver,
   EventResolver,
   NewsResolver,
   AuditLogResolver,

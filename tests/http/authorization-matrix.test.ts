@@ -6,6 +6,8 @@
  * /api/v1 and /graphql.
  */
 import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { getNamedType, isObjectType, type GraphQLSchema } from "graphql";
 import jwt from "jsonwebtoken";
 import { generate } from "otplib";
@@ -242,6 +244,36 @@ async function bookingFor(user: TestUser, interviewer: TestUser) {
   return { memberId: record.id, body };
 }
 
+/** `user`'s record approved, with a 2x2 photo and a verified payment: ready for its ID card. */
+async function readyForIdCard(user: TestUser): Promise<void> {
+  await bookingFor(user, sharedCallers[Role.OFFICER]);
+  const photo = readFileSync(path.join(__dirname, "../fixtures/photos/portrait-2x2.jpg"));
+  const uploaded = await api()
+    .post(`${API_BASE}/files`)
+    .set(bearer(user))
+    .field("purpose", "REQUIREMENT")
+    .attach("file", photo, { filename: "photo.jpg", contentType: "image/jpeg" });
+  assertStatus(uploaded, 201, "upload");
+  const photoId = (uploaded.body as { data: { id: string } }).data.id;
+  const saved = await api()
+    .put(`${API_BASE}/members/current/requirements`)
+    .set(bearer(user))
+    .send({ attachments: [{ type: "PHOTO_2X2", fileId: photoId }] });
+  assertStatus(saved, 200, "saveCurrentRequirements");
+  const paid = await api()
+    .put(`${API_BASE}/members/current/payment-checkout`)
+    .set(bearer(user))
+    .send({ paymentMethod: "CASH" });
+  assertStatus(paid, 200, "savePayment");
+  const current = await api().get(`${API_BASE}/members/current/requirements`).set(bearer(user));
+  const memberId = (current.body as { data: { memberId: string } }).data.memberId;
+  const verified = await api()
+    .patch(`${API_BASE}/members/${memberId}/payment`)
+    .set(bearer(admin))
+    .send({ status: "VERIFIED" });
+  assertStatus(verified, 200, "decidePayment");
+}
+
 /** A member record booked with `interviewer` (an officer, or the shared officer). */
 async function bookedRecord(interviewer: TestUser): Promise<string> {
   const member = await buildUser(app, { name: "Interviewee" });
@@ -468,6 +500,16 @@ const MATRIX: Record<Operation, Expectation> = {
     },
   },
   "Query.interviews": { access: "staff", call: () => args() },
+  // ID card and certificate
+  "Query.currentIdGeneration": { access: "signed-in", call: () => args() },
+  "Mutation.generateIdCredentials": {
+    access: "signed-in",
+    freshCaller: true,
+    call: async (caller) => {
+      if (caller) await readyForIdCard(caller);
+      return args();
+    },
+  },
   // Audit and subject access
   "Query.auditLogs": { access: "admin", call: () => args() },
   "Query.currentUserExport": { access: "signed-in", call: () => args() },

@@ -1,6 +1,7 @@
 import type { AuditLogService } from "../audit/audit-log.service";
 import type { SessionRecord } from "../auth/session.model";
 import type { Member } from "../members/member.type";
+import type { CredentialExport } from "../credentials/credential.type";
 import type { OnlineInterview } from "../interviews/interview.type";
 import type { OfficeHolder } from "../offices/office-holder.type";
 import type { OnboardingExport } from "../onboarding/onboarding-export";
@@ -21,6 +22,8 @@ export interface ExportSources {
   onboarding: Pick<PersonalData<OnboardingExport>, "exportOf">;
   /** Interview bookings with the interviewers' notes. */
   interviews: Pick<PersonalData<OnlineInterview[]>, "exportOf">;
+  /** Rendered ID cards and certificates (the files themselves are listed with the files). */
+  credentials: Pick<PersonalData<CredentialExport[]>, "exportOf">;
   audit: Pick<AuditLogService, "entriesAbout">;
 }
 
@@ -33,7 +36,7 @@ export class DataExportService {
 
   async exportOf(userId: string): Promise<DataExport> {
     const account = await this.sources.account.exportOf(userId);
-    const [formerEmails, sessions, memberships, appointments, onboarding, interviews] =
+    const [formerEmails, sessions, memberships, appointments, onboarding, interviews, credentials] =
       await Promise.all([
         this.sources.formerEmails.exportOf(userId),
         this.sources.sessions.exportOf(userId),
@@ -41,6 +44,7 @@ export class DataExportService {
         this.sources.appointments.exportOf(userId),
         this.sources.onboarding.exportOf(userId),
         this.sources.interviews.exportOf(userId),
+        this.sources.credentials.exportOf(userId),
       ]);
     // Acts by the account, and acts on it, on its applications and on its appointments.
     const auditEntries = await this.sources.audit.entriesAbout([
@@ -57,6 +61,7 @@ export class DataExportService {
       appointments,
       onboarding,
       interviews,
+      credentials,
       auditEntries,
     });
   }

@@ -3,6 +3,7 @@ import { Field, ID, ObjectType } from "type-graphql";
 import { PayloadType } from "../../graphql/envelopes";
 import { AuditLogEntry } from "../audit/audit-log.type";
 import type { SessionRecord } from "../auth/session.model";
+import { CredentialExport } from "../credentials/credential.type";
 import { OnlineInterview } from "../interviews/interview.type";
 import { Member } from "../members/member.type";
 import { OfficeHolder } from "../offices/office-holder.type";
@@ -62,6 +63,8 @@ export class DataExport {
     description: "Online interview bookings, with the interviewers' notes",
   })
   interviews!: OnlineInterview[];
+  @Field(() => [CredentialExport], { description: "Rendered ID cards and certificates" })
+  credentials!: CredentialExport[];
   @Field(() => [AuditLogEntry], { description: "Audit entries naming the account" })
   auditEntries!: AuditLogEntry[];
 }
