@@ -4,6 +4,7 @@
  * step forward (and a refused jump), the administrators' decisions, the oath, and the public
  * page by uniqueId.
  */
+import { simpleParser } from "mailparser";
 import { Role } from "../../src/modules/users/role";
 import {
   bearer,
@@ -32,7 +33,7 @@ afterAll(() => app.close());
 
 const WEEKDAYS = ["SUNDAY", "MONDAY", "TUESDAY", "WEDNESDAY", "THURSDAY", "FRIDAY", "SATURDAY"];
 
-it("walks a member from registration through the verified payment and the public page", async () => {
+it("walks a member from registration to the oath and the public page", async () => {
   // Register, verify with the mailed code, apply.
   const email = uniqueEmail("wizard");
   const registered = await app
@@ -73,15 +74,15 @@ it("walks a member from registration through the verified payment and the public
       "/members/current/onboarding-progress",
       "/members/current/payment-checkout",
       "/members/current/online-interview",
+      "/members/current/id-generation",
       "/members/current/chaplaincy-training",
     ].map((path) => get(path)),
   );
-  // The sixth read, /members/current/id-generation, belongs to the credentials module (below).
-  expect(reads.map((read) => read.status)).toEqual([200, 200, 200, 200, 200]);
+  expect(reads.map((read) => read.status)).toEqual([200, 200, 200, 200, 200, 200]);
   expect(reads[0].body.data).toMatchObject({ memberId, status: "APPROVED", uniqueId });
   expect(reads[1].body.data.currentStep).toBe("REQUIREMENTS");
   expect(reads[2].body.data).toBeNull();
-  expect(reads[4].body.data).toBeNull();
+  expect(reads[5].body.data).toBeNull();
 
   // A jump is refused with what to do.
   const jump = await step("PAYMENT_CHECKOUT");
@@ -139,15 +140,67 @@ it("walks a member from registration through the verified payment and the public
   expect(booked.status).toBe(200);
   expect((await step("ID_GENERATION")).status).toBe(200);
 
-  // The administrator verifies the payment; ID_GENERATION itself waits for the credentials module.
+  // ID_GENERATION: refused before the payment is verified; the administrator verifies.
+  expect((await put("/members/current/id-generation", {})).status).toBe(409);
   const verified = await adminCall(app, admin).patch(`/members/${memberId}/payment`, {
     status: "VERIFIED",
   });
   expect(verified.body.data.status).toBe("VERIFIED");
   await app.mail.waitFor(email, { subject: /payment was verified/i });
-  const idStep = await step("CHAPLAINCY_101");
-  expect(idStep.status).toBe(409);
-  expect(idStep.body.message).toBe("Generate your ID card and certificate first");
+  const generated = await put("/members/current/id-generation", {});
+  expect(generated.status).toBe(200);
+  expect(generated.body.data.asset.certificateUrl).toEqual(expect.any(String));
+  expect((await step("CHAPLAINCY_101")).status).toBe(200);
+
+  // CHAPLAINCY_101: eight lessons and ten essays.
+  const c101 = (await get("/lessons?course=CHAPLAINCY_101")).body.data.map(
+    (l: { id: number }) => l.id,
+  );
+  const questions = (await get("/essay-questions")).body.data as { id: number }[];
+  const essays = Object.fromEntries(
+    questions.map((q) => [String(q.id), `My answer to question ${q.id}.`]),
+  );
+  const training = await put("/members/current/chaplaincy-training", {
+    completedLessonIds: c101,
+    essayAnswers: essays,
+    isCompleted: true,
+  });
+  expect(training.body.data.completedAt).toEqual(expect.any(String));
+  expect((await step("OATH_TAKING")).status).toBe(200);
+
+  // The oath waits for the interview's outcome.
+  const oath = { takenAt: "2026-12-05", place: "Quezon City chapel", officiant: "Bishop Reyes" };
+  const early = await adminCall(app, admin).post(`/members/${memberId}/oath`, oath);
+  expect(early.status).toBe(409);
+  expect(early.body.message).toMatch(/pass the online interview/);
+  const passed = await app
+    .http()
+    .patch(`${API}/members/${memberId}/interview`)
+    .set(bearer(officer))
+    .send({ outcome: "PASSED", note: "Ready" });
+  expect(passed.status).toBe(200);
+
+  // The oath completes onboarding and mails the certificate.
+  const mailsBefore = app.mail.messages.length;
+  const sworn = await adminCall(app, admin).post(`/members/${memberId}/oath`, oath);
+  expect(sworn.status).toBe(200);
+  expect(sworn.body.data).toMatchObject({
+    id: memberId,
+    uniqueId,
+    memberType: "ASSOCIATE_CHAPLAIN",
+  });
+  const welcome = await app.mail.waitFor(email, {
+    subject: /Associate Chaplain/i,
+    after: mailsBefore,
+  });
+  const parsed = await simpleParser(welcome.raw);
+  const certificate = parsed.attachments.find((file) => file.filename === "certificate.pdf");
+  expect(certificate?.content.subarray(0, 5).toString()).toBe("%PDF-");
+  expect((await adminCall(app, admin).post(`/members/${memberId}/oath`, oath)).status).toBe(409);
+
+  const progress = await get("/members/current/onboarding-progress");
+  expect(progress.body.data.completedAt).toEqual(expect.any(String));
+  expect(progress.body.data.steps.every((s: { done: boolean }) => s.done)).toBe(true);
 
   // The public page answers by uniqueId.
   const page = await app.http().get(`${API}/members/public/${uniqueId}`);
@@ -155,12 +208,6 @@ it("walks a member from registration through the verified payment and the public
   expect(page.body.data).toMatchObject({
     id: memberId,
     uniqueId,
-    memberType: null,
+    memberType: "ASSOCIATE_CHAPLAIN",
   });
 });
-
-// The credentials module (ID card and certificate) was not on main by the deadline.
-it.todo(
-  "generates the ID card and certificate once the payment is verified (PUT /members/current/id-generation)",
-);
-it.todo("walks Chaplaincy 101, passes the interview, takes the oath and is mailed the certificate");
