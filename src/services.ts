@@ -90,8 +90,15 @@ export function createServices(
     memberships: members.memberships,
     appointments: offices.appointments,
     audit: audit.services.audit,
-    // Appointments before the member records they count on; mail last.
-    erasers: [offices.appointments, members.memberships, auth.sessionData, users.account],
+    files: files.personalData,
+    // Appointments before the member records they count on; files before the account; mail last.
+    erasers: [
+      offices.appointments,
+      members.memberships,
+      files.personalData,
+      auth.sessionData,
+      users.account,
+    ],
   });
 
   const modules: ModuleParts[] = [users, auth, branches, members, offices, audit, files];

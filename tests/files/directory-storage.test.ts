@@ -10,7 +10,7 @@ afterAll(() => fs.rmSync(path.dirname(root), { recursive: true, force: true }));
 
 describeStorageContract("directory", () => storage);
 
-it("keeps the directory 0700 and every file 0600, and leaves no draft behind", async () => {
+it("keeps the directory 0700 and every file 0600, and leaves no draft behind", () => {
   expect(fs.statSync(root).mode & 0o777).toBe(0o700);
   for (const name of fs.readdirSync(root)) {
     expect(name.startsWith(".draft-")).toBe(false);

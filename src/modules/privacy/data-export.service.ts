@@ -1,5 +1,7 @@
 import type { AuditLogService } from "../audit/audit-log.service";
 import type { SessionRecord } from "../auth/session.model";
+import type { FileView } from "../files/file-refs";
+import { StoredFile } from "../files/file.type";
 import type { Member } from "../members/member.type";
 import type { OfficeHolder } from "../offices/office-holder.type";
 import type { UserRecord } from "../users/user.model";
@@ -16,6 +18,7 @@ export interface ExportSources {
   memberships: Pick<PersonalData<Member[]>, "exportOf">;
   appointments: Pick<PersonalData<OfficeHolder[]>, "exportOf">;
   audit: Pick<AuditLogService, "entriesAbout">;
+  files: Pick<PersonalData<FileView[]>, "exportOf">;
 }
 
 /**
@@ -27,11 +30,12 @@ export class DataExportService {
 
   async exportOf(userId: string): Promise<DataExport> {
     const account = await this.sources.account.exportOf(userId);
-    const [formerEmails, sessions, memberships, appointments] = await Promise.all([
+    const [formerEmails, sessions, memberships, appointments, files] = await Promise.all([
       this.sources.formerEmails.exportOf(userId),
       this.sources.sessions.exportOf(userId),
       this.sources.memberships.exportOf(userId),
       this.sources.appointments.exportOf(userId),
+      this.sources.files.exportOf(userId),
     ]);
     // Acts by the account, and acts on it, on its applications and on its appointments.
     const auditEntries = await this.sources.audit.entriesAbout([
@@ -47,6 +51,7 @@ export class DataExportService {
       memberships,
       appointments,
       auditEntries,
+      files: files.map((file) => StoredFile.from(file)),
     });
   }
 }
