@@ -10,7 +10,7 @@
  * that the harness works, not how fast anything is.
  * --only=<text>: printed, not written to docs/performance.md, for trying a change quickly:
  * `members` the member reads at every count, `page` the member page against the driver alone,
- * `storm` the login storm, anything else the interface scenarios whose name contains it
+ * `storm` the login storm, `files` uploads and signed-link reads (bench/file-transfers.ts), anything else the interface scenarios whose name contains it
  * (case-insensitive); all but `members` at the target count only.
  */
 import "reflect-metadata";
@@ -23,6 +23,7 @@ import { sampleCollections } from "./collection-stats";
 import { databaseOf, ensureDatasets, removeRunLeftovers } from "./dataset";
 import { measurePageVsDriver } from "./driver-alone";
 import { measureReaderGain } from "./ferretdb-reader";
+import { measureFileTransfers } from "./file-transfers";
 import { measureMemberReads } from "./member-reads";
 import { childResidentMb, cpuMicros, residentMb } from "./processes";
 import { renderReport, type ReportInput, type SizeResult } from "./report";
@@ -233,6 +234,10 @@ async function fullRun(options: BenchOptions): Promise<ReportInput> {
 
 /** --only: one part of a full run, printed as it goes. */
 async function quickRun(options: BenchOptions): Promise<void> {
+  if (options.only === "files") {
+    await measureFileTransfers(log, { connections: options.connections });
+    return;
+  }
   const engine = await startEngine({ dataDir: options.dataDir, log });
   try {
     await ensureDatasets(engine.uri, options.dataDir, options.sizes, log);
