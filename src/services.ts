@@ -54,6 +54,7 @@ export function createServices(
       recentSignIn: auth.services.sessions,
       erasure: privacy.erasure,
       emailFollowers: [members.services.members],
+      files: files.refs,
     }),
   });
   const auth = createAuthModule({
