@@ -80,6 +80,7 @@ export function createServices(
       users: users.repository,
       branches: branches.services.branchServices,
       offices: () => offices.forMembers,
+      files: () => files.refs,
     },
   });
   const offices = createOfficesModule({ ...base, members: members.services.members });

@@ -10,7 +10,7 @@ import { MemberProfileResolver } from "../modules/members/member-profile";
 import { MemberResolver } from "../modules/members/member.resolver";
 import { OfficeHolderResolver } from "../modules/offices/office-holder.resolver";
 import { OfficeResolver } from "../modules/offices/office.resolver";
-import { AvatarResolver } from "../modules/files/avatar.resolver";
+import { AvatarResolver, MemberPhotoResolver } from "../modules/files/avatar.resolver";
 import { FileResolver } from "../modules/files/file.resolver";
 import { DataExportResolver } from "../modules/privacy/data-export.resolver";
 import { UsersResolver } from "../modules/users/users.resolver";
@@ -30,6 +30,7 @@ export const resolvers = [
   DataExportResolver,
   FileResolver,
   AvatarResolver,
+  MemberPhotoResolver,
 ] as const;
 
 export function buildAppSchema(): Promise<GraphQLSchema> {

@@ -3,7 +3,7 @@
  * caller's avatar; PUT /users/current {avatar} takes the id or fileUrl of one's own AVATAR
  * upload, and refuses anyone else's or another purpose's with a 400 on `avatar`.
  */
-import { bearer, buildUser } from "../support/factories";
+import { applyAs, bearer, buildUser, minimalApplication } from "../support/factories";
 import { rawDb } from "../support/raw-db";
 import { useScenario } from "../support/scenario";
 import { PDF, PNG, storageDir, upload } from "./file-samples";
@@ -57,4 +57,24 @@ it("takes one's own AVATAR upload by fileUrl, releases the one replaced, refuses
 
   expect((await put("https://example.org/me.png")).status).toBe(200);
   expect(await currentAvatar(member)).toBe("https://example.org/me.png");
+});
+
+it("takes the applicant's own uploaded photo as recentIdPhotoUrl, and no one else's", async () => {
+  const { app, other } = scenario();
+  const applicant = await buildUser(app);
+  const photo = (await upload(app, applicant, PNG, { purpose: "REQUIREMENT" })).body.data;
+  const othersPhoto = (await upload(app, other, PNG, { purpose: "REQUIREMENT" })).body.data;
+  const refused = await app
+    .http()
+    .post("/api/v1/members/apply")
+    .set(bearer(applicant))
+    .send(minimalApplication({ recentIdPhotoUrl: othersPhoto.id }));
+  expect(refused.status).toBe(400);
+  expect(JSON.stringify(refused.body)).toContain("recentIdPhotoUrl");
+
+  const record = await applyAs(app, applicant, { recentIdPhotoUrl: photo.fileUrl });
+  expect(record.recentIdPhotoUrl).toContain(`/api/v1/files/${photo.id}?expires=`);
+  const stored = await rawDb(app).members.findById(record.id).lean();
+  expect(stored?.recentIdPhotoUrl).toBe(photo.id);
+  expect(await rawDb(app).files.findById(photo.id).lean()).toMatchObject({ unnamedSince: null });
 });

@@ -1,3 +1,4 @@
+import type { FileRefs } from "../files/file-refs";
 import type { FieldCipher } from "../../db/field-cipher";
 import type { Logger } from "../../logger";
 import type { Mailer } from "../../mail/mailer";
@@ -20,6 +21,8 @@ export interface MemberServiceOptions {
   /** Lets terms past their end date stop counting (the offices module's side). */
   releaseLapsedTerms: (memberId: string) => Promise<void>;
   currentOffices: CurrentOffices;
+  /** The 2x2 photo may be a stored file (files module). */
+  files: () => FileRefs;
 }
 
 /**
@@ -50,6 +53,7 @@ export class MemberService {
       presenter,
       cipher,
       options.requirePrivacyConsent,
+      options.files,
     );
     this.reviews = new MemberReviews(
       members,

@@ -1,3 +1,4 @@
+import type { FileRefs } from "../files/file-refs";
 import type { FieldCipher } from "../../db/field-cipher";
 import type { Mailer } from "../../mail/mailer";
 import type { ModuleBase, ModuleParts } from "../module";
@@ -21,6 +22,8 @@ export interface MembersModuleDeps {
     titlesOf(ids: readonly string[]): Promise<Map<string, string>>;
     existingIds(ids: readonly string[]): Promise<Set<string>>;
   };
+  /** Stored files the records name (the 2x2 photo). */
+  files: () => FileRefs;
   /** Asked on first use: the offices module is built on this one. */
   offices: () => {
     /** The offices a member holds now. */
@@ -59,6 +62,7 @@ export function createMembersModule(options: MembersModuleOptions) {
     requirePrivacyConsent: config.requirePrivacyConsent,
     releaseLapsedTerms: (memberId) => deps.offices().releaseLapsedOf(memberId),
     currentOffices: (memberId) => deps.offices().currentOffices(memberId),
+    files: () => deps.files(),
   });
   const memberships: PersonalData<Member[]> = {
     exportOf: (userId) => members.allOf(userId),
