@@ -11,7 +11,7 @@
  * --only=<text>: printed, not written to docs/performance.md, for trying a change quickly:
  * `members` the member reads at every count, `page` the member page against the driver alone,
  * `storm` the login storm, `burst` 20 sign-ins at once against cores ÷ one hash's time,
- * anything else the interface scenarios whose name contains it
+ * `files` uploads and signed-link reads (bench/file-transfers.ts), anything else the interface scenarios whose name contains it
  * (case-insensitive); all but `members` at the target count only.
  */
 import "reflect-metadata";
@@ -25,6 +25,7 @@ import { databaseOf, ensureDatasets, removeRunLeftovers } from "./dataset";
 import { measurePageVsDriver } from "./driver-alone";
 import { signInBurst } from "./sign-in-burst";
 import { measureReaderGain } from "./ferretdb-reader";
+import { measureFileTransfers } from "./file-transfers";
 import { measureMemberReads } from "./member-reads";
 import { childResidentMb, cpuMicros, residentMb } from "./processes";
 import { renderReport, type ReportInput, type SizeResult } from "./report";
@@ -235,6 +236,10 @@ async function fullRun(options: BenchOptions): Promise<ReportInput> {
 
 /** --only: one part of a full run, printed as it goes. */
 async function quickRun(options: BenchOptions): Promise<void> {
+  if (options.only === "files") {
+    await measureFileTransfers(log, { connections: options.connections });
+    return;
+  }
   const engine = await startEngine({ dataDir: options.dataDir, log });
   try {
     await ensureDatasets(engine.uri, options.dataDir, options.sizes, log);

@@ -514,6 +514,8 @@ const MATRIX: Record<Operation, Expectation> = {
   "Query.auditLogs": { access: "admin", call: () => args() },
   "Query.currentUserExport": { access: "signed-in", call: () => args() },
   "Query.userExport": { access: "admin", call: () => args({ userId: otherAccount.id }) },
+  // Stored files (the bytes' own routes are tested in tests/files/)
+  "Query.files": { access: "signed-in", call: () => args() },
   // Branches of service
   "Query.branchServices": { access: "public", call: () => args() },
   "Query.branchService": { access: "public", call: () => args({ id: branch.id }) },
