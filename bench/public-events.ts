@@ -75,11 +75,16 @@ export async function currentEventsEtag(baseUrl: string): Promise<string> {
 }
 
 const publicEvents =
-  (base: (session: Session) => string, headers: (session: Session) => Record<string, string>) =>
+  (
+    base: (session: Session) => string,
+    headers: (session: Session) => Record<string, string>,
+    expectedStatus?: number,
+  ) =>
   (session: Session) => ({
     url: `${base(session)}${EVENTS_QUERY}`,
     headers: headers(session),
     connections: PUBLIC_READ_CONNECTIONS,
+    ...(expectedStatus === undefined ? {} : { expectedStatus }),
   });
 
 /** Taking turns, so that the REST/floor and 304/200 ratios compare loads under one drift. */
@@ -109,6 +114,7 @@ export const PUBLIC_EVENT_SCENARIOS: Scenario[] = [
     spec: publicEvents(
       (s) => `${s.baseUrl}/api/v1`,
       (s) => ({ "if-none-match": s.eventsEtag ?? "" }),
+      304,
     ),
   },
 ];
