@@ -40,7 +40,11 @@ export async function openSession(service: { url: string; floorUrl: string }): P
     `${service.url}/api/v1/offices?limit=1`,
     memberToken,
   );
+  // The directory's validator now, for the If-None-Match scenario (answered 304 while current).
+  const directory = await fetch(`${service.url}/api/v1/members/public/directory-locations`);
+  const directoryEtag = directory.headers.get("etag") ?? "";
   return {
+    directoryEtag,
     baseUrl: service.url,
     floorUrl: service.floorUrl,
     adminToken,

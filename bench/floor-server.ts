@@ -71,6 +71,14 @@ export function createFloorApp(services: Services, config: Config, log: Logger):
       data: await services.offices.get(req.params.id),
     });
   });
+  // The directory as the service answers it without Sofa or GraphQL: the same aggregation.
+  app.get("/members/public/directory-locations", async (_req, res) => {
+    res.json({
+      code: "OK",
+      message: "Member directory",
+      data: await services.memberPublic.directory(),
+    });
+  });
   return app;
 }
 

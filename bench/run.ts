@@ -10,7 +10,8 @@
  * that the harness works, not how fast anything is.
  * --only=<text>: printed, not written to docs/performance.md, for trying a change quickly:
  * `members` the member reads at every count, `page` the member page against the driver alone,
- * `storm` the login storm, anything else the interface scenarios whose name contains it
+ * `storm` the login storm, `burst` 20 sign-ins at once against cores ÷ one hash's time,
+ * anything else the interface scenarios whose name contains it
  * (case-insensitive); all but `members` at the target count only.
  */
 import "reflect-metadata";
@@ -22,6 +23,7 @@ import { openSession } from "./client";
 import { sampleCollections } from "./collection-stats";
 import { databaseOf, ensureDatasets, removeRunLeftovers } from "./dataset";
 import { measurePageVsDriver } from "./driver-alone";
+import { signInBurst } from "./sign-in-burst";
 import { measureReaderGain } from "./ferretdb-reader";
 import { measureMemberReads } from "./member-reads";
 import { ensureEvents } from "./public-events";
@@ -267,6 +269,14 @@ async function quickRun(options: BenchOptions): Promise<void> {
           );
         } else if (options.only === "storm") {
           await loginStorm(session, options);
+        } else if (options.only === "burst") {
+          const cost = Number(serviceEnv(engine, members).BCRYPT_COST);
+          const b = await signInBurst(session, cost);
+          log(
+            `${b.count} sign-ins at once: ${b.answered} answered in ${b.seconds.toFixed(2)} s, ` +
+              `${b.perSecond.toFixed(2)}/s; one hash at cost ${cost} ${Math.round(b.hashMs)} ms ` +
+              `on ${b.cores} cores allows ${b.bound.toFixed(2)}/s: ${b.share.toFixed(2)} of it`,
+          );
         } else {
           await readSuite(session, options, () => cpuMicros(service.child.pid!));
         }

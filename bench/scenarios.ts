@@ -22,13 +22,15 @@ export interface Session {
   searchTerms: string[];
   /** The ETag of the public events page, for its revalidating scenario (public-events.ts). */
   eventsEtag?: string;
+  /** The ETag of GET /members/public/directory-locations when the session opened. */
+  directoryEtag: string;
 }
 
 export interface Scenario {
   name: string;
   via: "REST" | "GraphQL" | "floor";
   /** Scenarios with the same group are compared with each other (ratios). */
-  group?: "offices list" | "office by id" | "Apollo alone" | "public events";
+  group?: "offices list" | "office by id" | "Apollo alone" | "directory" | "public events";
   spec: (session: Session, connections: number) => LoadSpec;
 }
 
@@ -138,6 +140,35 @@ export const READ_SCENARIOS: Scenario[] = [
     spec: (session, connections) => ({
       url: `${session.floorUrl}/offices/${session.officeId}`,
       headers: bearer(session.memberToken),
+      connections,
+    }),
+  },
+  // The public directory (no token): one $group over APPROVED members, then the tree.
+  {
+    name: "GET /members/public/directory-locations",
+    via: "REST",
+    group: "directory",
+    spec: (session, connections) => ({
+      url: `${session.baseUrl}/api/v1/members/public/directory-locations`,
+      connections,
+    }),
+  },
+  {
+    name: "GET /members/public/directory-locations (hand-written)",
+    via: "floor",
+    group: "directory",
+    spec: (session, connections) => ({
+      url: `${session.floorUrl}/members/public/directory-locations`,
+      connections,
+    }),
+  },
+  {
+    name: "GET /members/public/directory-locations (If-None-Match, 304)",
+    via: "REST",
+    group: "directory",
+    spec: (session, connections) => ({
+      url: `${session.baseUrl}/api/v1/members/public/directory-locations`,
+      headers: { "if-none-match": session.directoryEtag },
       connections,
     }),
   },

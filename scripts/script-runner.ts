@@ -2,11 +2,14 @@ import type { Connection } from "mongoose";
 import type { Config } from "../src/config";
 import { createLogger } from "../src/logger";
 import { openDatabase } from "../src/server";
-import { engineLogTo, startEngine } from "../tools/dev-db/engine";
+import { engineLogTo, engineUriOf, startEngine } from "../tools/dev-db/engine";
+import { DataFolderInUseError } from "../tools/dev-db/ownership";
 
 /**
  * Runs `work` on the configured database, then closes it. Without MONGODB_URI (outside
- * production) it is the development database under DATA_DIR, started for the while.
+ * production) it is the development database under DATA_DIR: the one `npm start` runs there
+ * now, if it does (a newcomer seeds with the service running in another terminal), else one
+ * started for the while.
  */
 export async function withDatabase<T>(
   config: Config,
@@ -16,7 +19,12 @@ export async function withDatabase<T>(
   const engine =
     config.mongodbUri || config.nodeEnv === "production"
       ? undefined
-      : await startEngine({ dataDir: config.dataDir, log: engineLogTo(log) });
+      : await startEngine({ dataDir: config.dataDir, log: engineLogTo(log) }).catch(
+          (error: unknown) => {
+            if (error instanceof DataFolderInUseError) return { uri: engineUriOf(config.dataDir) };
+            throw error;
+          },
+        );
   const connection = await openDatabase({
     ...config,
     mongodbUri: engine?.uri ?? config.mongodbUri,
@@ -25,7 +33,7 @@ export async function withDatabase<T>(
     return await work(connection);
   } finally {
     await connection.close();
-    await engine?.stop();
+    if (engine && "stop" in engine) await engine.stop();
   }
 }
 

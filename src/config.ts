@@ -46,7 +46,11 @@ export interface Config {
   graphqlIntrospection: boolean;
   /** REQUIRE_PRIVACY_CONSENT: applications must carry privacyConsent (default false). */
   requirePrivacyConsent: boolean;
+  /** MEMBERSHIP_FEE_PHP: the onboarding's membership fee in pesos (default 500). */
+  membershipFeePhp: number;
   bodyLimitBytes: number;
+  /** HQ_*: the headquarters the public directory's map shows (contract §12). */
+  headquarters: Headquarters;
   /** Processes serving HTTP; above 1, src/main.ts runs a node:cluster primary over them. */
   workers: number;
   /** Seals SSS and TIN numbers (AES-256-GCM). Absent outside production: generated under dataDir. */
@@ -75,6 +79,22 @@ export interface FileConfig {
     forcePathStyle: boolean;
   };
 }
+
+/** The organisation's headquarters as the directory shows it. */
+export interface Headquarters {
+  name: string;
+  address: string;
+  latitude: number;
+  longitude: number;
+}
+
+/** Where the organisation's headquarters stand unless HQ_* say otherwise (Quezon City). */
+export const DEFAULT_HEADQUARTERS: Headquarters = {
+  name: "Chaplaincy National Headquarters",
+  address: "Quezon City, Metro Manila, Philippines",
+  latitude: 14.676,
+  longitude: 121.0437,
+};
 
 /** Contract §4 limits; every one can be tuned per deployment. */
 export interface RateLimitConfig {
@@ -164,6 +184,16 @@ export function loadConfig(env: Env = environment()): Config {
     }
     return raw as T;
   };
+  const decimal = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = text(name);
+    if (raw === undefined) return fallback;
+    const value = Number(raw);
+    if (!Number.isFinite(value) || value < min || value > max) {
+      problems.push(`${name} must be a number between ${min} and ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return value;
+  };
   const url = (name: string, protocols: string[]): string | undefined => {
     const raw = text(name);
     if (raw === undefined) return undefined;
@@ -238,7 +268,14 @@ export function loadConfig(env: Env = environment()): Config {
     trustProxy: readTrustProxy(text("TRUST_PROXY")),
     graphqlIntrospection: bool("GRAPHQL_INTROSPECTION", nodeEnv !== "production"),
     requirePrivacyConsent: bool("REQUIRE_PRIVACY_CONSENT", false),
+    membershipFeePhp: int("MEMBERSHIP_FEE_PHP", 500, 0, 1_000_000),
     bodyLimitBytes: 1024 * 1024,
+    headquarters: {
+      name: text("HQ_NAME") ?? DEFAULT_HEADQUARTERS.name,
+      address: text("HQ_ADDRESS") ?? DEFAULT_HEADQUARTERS.address,
+      latitude: decimal("HQ_LATITUDE", DEFAULT_HEADQUARTERS.latitude, -90, 90),
+      longitude: decimal("HQ_LONGITUDE", DEFAULT_HEADQUARTERS.longitude, -180, 180),
+    },
     dataKey,
     dataKeysPrevious,
     workers: int("WORKERS", 1, 1, 16),

@@ -51,7 +51,7 @@ function readConfig(): Config {
 
 /** One process serving HTTP: the whole service with WORKERS=1, else one cluster worker. */
 async function runService(config: Config, log: Logger, hooks: MainHooks): Promise<void> {
-  const connection = await openDatabase(config);
+  const connection = await openDatabase(config, log);
   const running = await startServer(config, log, connection);
   log.info({ url: running.url }, "service listening");
 

@@ -120,8 +120,13 @@ function refuseWhileDraining(res: http.ServerResponse): void {
 }
 
 /** The configured database (MONGODB_URI), connected. */
-export async function openDatabase(config: Config): Promise<Connection> {
+export async function openDatabase(config: Config, log?: Logger): Promise<Connection> {
   const uri = config.mongodbUri;
   if (!uri) throw new Error("MONGODB_URI is not set");
-  return connectDatabase({ uri, dbName: config.dbName });
+  return connectDatabase({
+    uri,
+    dbName: config.dbName,
+    onMonitorReplaced: (strandedForMs) =>
+      log?.warn({ strandedForMs }, "database monitor stranded; reconnected the client"),
+  });
 }

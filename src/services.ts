@@ -11,10 +11,12 @@ import { createAuthModule } from "./modules/auth/auth.module";
 import { createBranchServicesModule } from "./modules/branch-services/branch-services.module";
 import { createEventsModule } from "./modules/events/events.module";
 import { createFilesModule } from "./modules/files/files.module";
+import { createInterviewsModule } from "./modules/interviews/interviews.module";
 import { createNewsModule } from "./modules/news/news.module";
 import { createMembersModule } from "./modules/members/members.module";
 import type { ModuleParts } from "./modules/module";
 import { createOfficesModule } from "./modules/offices/offices.module";
+import { createOnboardingModule } from "./modules/onboarding/onboarding.module";
 import { createPrivacyModule } from "./modules/privacy/privacy.module";
 import { createUsersModule } from "./modules/users/users.module";
 import { RateLimits } from "./rate-limits/rate-limits";
@@ -84,7 +86,24 @@ export function createServices(
     },
   });
   const offices = createOfficesModule({ ...base, members: members.services.members });
+  const onboarding = createOnboardingModule({
+    ...base,
+    mailer,
+    members: members.services.members.onboarding,
+    deps: () => ({
+      files: files.refs,
+      interviews: interviews.facts,
+      // Until the credentials module is wired: nothing rendered.
+      credentials: { ofMember: () => Promise.resolve(null) },
+    }),
+  });
   const audit = createAuditModule(base);
+  const interviews = createInterviewsModule({
+    ...base,
+    mailer,
+    users: users.repository,
+    onboarding: () => onboarding.facts,
+  });
   const events = createEventsModule({ ...base, files: () => files.refs });
   const news = createNewsModule({
     ...base,
@@ -96,9 +115,18 @@ export function createServices(
     sessions: auth.sessionData,
     memberships: members.memberships,
     appointments: offices.appointments,
+    onboarding: onboarding.personalData,
+    interviews: interviews.personalData,
     audit: audit.services.audit,
     // Appointments before the member records they count on; mail last.
-    erasers: [offices.appointments, members.memberships, auth.sessionData, users.account],
+    erasers: [
+      offices.appointments,
+      onboarding.personalData,
+      interviews.personalData,
+      members.memberships,
+      auth.sessionData,
+      users.account,
+    ],
   });
 
   const modules: ModuleParts[] = [
@@ -107,6 +135,8 @@ export function createServices(
     branches,
     members,
     offices,
+    onboarding,
+    interviews,
     audit,
     files,
     events,
@@ -121,6 +151,8 @@ export function createServices(
       ...branches.services,
       ...members.services,
       ...offices.services,
+      ...onboarding.services,
+      ...interviews.services,
       ...audit.services,
       ...files.services,
       ...events.services,

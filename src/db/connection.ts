@@ -1,4 +1,5 @@
 import mongoose, { type Connection } from "mongoose";
+import { guardHeartbeats } from "./heartbeat-guard";
 
 // Inputs never become query operators: a {"$gt": ""} where a string belongs is data, not a filter.
 mongoose.set("sanitizeFilter", true);
@@ -12,6 +13,8 @@ export interface DatabaseOptions {
   dbName: string;
   /** Emit the driver's command events on the client (the test suite's index-coverage guard). */
   monitorCommands?: boolean;
+  /** Told when the driver's stranded monitor was replaced (see heartbeat-guard.ts). */
+  onMonitorReplaced?: (strandedForMs: number) => void;
 }
 
 /**
@@ -19,7 +22,8 @@ export interface DatabaseOptions {
  * 503) instead of hanging: for a server to select, for a connection to open (a server that
  * accepts but does not answer), and for a connection of the pool (all busy or being
  * re-opened). A server that dies silently under an operation in flight is noticed by the next
- * heartbeat failing within the connect bound, which interrupts that operation. So a request
+ * heartbeat failing within the connect bound, which interrupts that operation; a heartbeat
+ * that can never end is replaced (heartbeat-guard.ts). So a request
  * meets the lost database within about 3 s, and is answered within 5 s (docs/decisions.md).
  * Queries that are merely slow are not cut short: there is no socket time-out.
  */
@@ -49,6 +53,15 @@ export async function connectDatabase(options: DatabaseOptions): Promise<Connect
     autoIndex: false,
   });
   await connection.asPromise();
+  // A heartbeat the driver ends by itself ends within its connect bound, a streamed one after
+  // the awaited interval too; one running for longer than both, plus a second, never ends.
+  const guard = guardHeartbeats(connection.getClient(), {
+    strandedAfterMs:
+      LOST_DATABASE_TIMEOUTS.connectTimeoutMS + LOST_DATABASE_TIMEOUTS.heartbeatFrequencyMS + 1_000,
+    checkEveryMs: LOST_DATABASE_TIMEOUTS.heartbeatFrequencyMS,
+    onReplaced: options.onMonitorReplaced,
+  });
+  connection.once("close", () => guard.stop());
   return connection;
 }
 
@@ -57,7 +70,7 @@ export async function isDatabaseUp(connection: Connection): Promise<boolean> {
   try {
     const db = connection.db;
     if (!db) return false;
-    // The timer goes with the answer: left running, each probe kept its closure for a second.
+    // Cleared with the answer, so that an answered probe holds nothing until the time-out.
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
       db.command({ ping: 1 }),

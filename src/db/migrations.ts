@@ -2,9 +2,9 @@ import type { Connection } from "mongoose";
 import type { Logger } from "../logger";
 
 /**
- * Collections of the layout before the data layer used the database's own indexes: a change
- * log that instances polled, claim and lock records, email key documents, and the record that
- * the email keys had been backfilled. Nothing reads them any more.
+ * Collections that no code reads or writes (a change log, claim and lock records, email key
+ * documents and their backfill record), which a database written by an earlier version still
+ * holds: dropped at start, since what they hold would be kept for no purpose.
  */
 const RETIRED_COLLECTIONS = ["changes", "claims", "locks", "user_email_keys", "migrations"];
 

@@ -114,8 +114,8 @@ function isDatabaseUnavailable(error: unknown): boolean {
 }
 
 /**
- * A write on a pooled connection the engine has just closed: the driver (mongodb 7.8) passes
- * the socket's raw EPIPE/ECONNRESET on instead of a MongoNetworkError. Requests only ever talk
+ * A write on a pooled connection the engine has just closed: the driver can pass the socket's
+ * raw EPIPE/ECONNRESET on instead of a MongoNetworkError. Requests only ever talk
  * to the database (mail and Redis never fail a request), so a broken socket is the database.
  */
 function isBrokenConnection(error: object): boolean {

@@ -4,7 +4,7 @@ import { ArgsType, Field, Int } from "type-graphql";
 
 export const MAX_PAGE_LIMIT = 100;
 
-/** A page of a list that has no search. */
+/** A page of a list that takes no search. */
 @ArgsType()
 export class PageWindowArgs {
   @Field(() => Int, { defaultValue: 1, description: "1-based page number" })

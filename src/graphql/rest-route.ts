@@ -14,9 +14,14 @@ export const REST_TAGS = {
   "Office titles": "The hierarchy of chaplain office titles, from Chief Chaplain to barangay.",
   "Office holders": "Who holds which office title, since when, until when.",
   "Branch services": "The branches of service an applicant may choose (public lists).",
+  Onboarding:
+    "After approval: requirements, courses, payment, the oath, and the administrators' review of them.",
+  Interviews:
+    "Interviewers and their slots, members' online interview bookings and their outcomes.",
+  Credentials: "The member's ID card, certificate and QR code, rendered by the service.",
   Events: "The organisation's events: public pages, members' details, administration.",
   News: "News posts and blogs: published ones on the public pages, all for administrators.",
-  Audit: "The log of administrative acts, for administrators.",
+  Audit: "The log of administrative acts, for administrators, and each account's own activity.",
   Files:
     "Uploaded documents and images: their records here; their bytes over POST /files, GET /files/{id} (signed links) and GET /files/public/{id}.",
 } as const;
@@ -50,6 +55,17 @@ export interface RestOptions {
    * `If-None-Match`, and the per-IP public-read rate limit. Only a public GET may say so.
    */
   publicCache?: boolean;
+  /**
+   * Further paths of the same operation (a client that names it otherwise, contract §13): each
+   * runs this field with the same arguments, access, audit and answer; only the path differs.
+   */
+  aliases?: RestAlias[];
+}
+
+/** Another method and path of one operation; its path parameters are the operation's own. */
+export interface RestAlias {
+  method: HttpMethod;
+  path: string;
 }
 
 /** One REST path of /api/v1 and the root field it runs. */
@@ -60,6 +76,8 @@ export interface RestRoute extends RestOptions {
   /** Express/Sofa syntax relative to /api/v1, `:name` for path parameters. */
   path: string;
   status: 200 | 201 | 204;
+  /** On an alias's route: the operation's own method and path, which it runs. */
+  aliasOf?: RestAlias;
 }
 
 type RestExtension = Pick<RestRoute, "method" | "path"> & RestOptions;
@@ -73,7 +91,7 @@ export function Rest(method: HttpMethod, path: string, options: RestOptions): Me
 /**
  * Every root field's REST route, read off the built schema: a field without `@Rest` stops the
  * service from starting, so each REST path is exactly one operation and every operation has
- * one (two operations on one method and path stop it too). Ordered by group, then path, literal segments before parameters (`/users/current` is
+ * one, plus its aliases (two routes on one method and path stop it too). Ordered by group, then path, literal segments before parameters (`/users/current` is
  * matched before `/users/:userId`).
  */
 export function restRoutes(schema: GraphQLSchema): RestRoute[] {
@@ -84,12 +102,19 @@ export function restRoutes(schema: GraphQLSchema): RestRoute[] {
       const operation = `${root!.name as "Query" | "Mutation"}.${field.name}` as const;
       if (!rest) throw new Error(`${operation} has no REST route (@Rest on its resolver)`);
       // A cached answer is served to whoever asks next: it must not depend on the caller.
+      const cachedNotPublic = (method: HttpMethod) =>
+        method !== "GET" || accessOf(field) !== "public" || rest.optionalBearer;
       if (
         rest.publicCache &&
-        (rest.method !== "GET" || accessOf(field) !== "public" || rest.optionalBearer)
+        [rest, ...(rest.aliases ?? [])].some((r) => cachedNotPublic(r.method))
       )
         throw new Error(`${operation}: publicCache is for public GET routes only`);
-      routes.push({ ...rest, operation, field, status: rest.status ?? 200 });
+      const { aliases = [], ...own } = rest;
+      const route: RestRoute = { ...own, operation, field, status: rest.status ?? 200 };
+      routes.push(route);
+      for (const alias of aliases) {
+        routes.push({ ...route, ...alias, aliasOf: { method: route.method, path: route.path } });
+      }
     }
   }
   const tags = Object.keys(REST_TAGS);

@@ -6,13 +6,24 @@ import { auditOperations } from "../modules/audit/audited-operations";
 import { AuthResolver } from "../modules/auth/auth.resolver";
 import { SessionResolver } from "../modules/auth/session.resolver";
 import { BranchServiceResolver } from "../modules/branch-services/branch-service.resolver";
+import { InterviewResolver } from "../modules/interviews/interview.resolver";
 import { EventResolver } from "../modules/events/event.resolver";
 import { NewsResolver } from "../modules/news/news.resolver";
 import { MemberProfileResolver } from "../modules/members/member-profile";
 import { MemberResolver } from "../modules/members/member.resolver";
+import { MemberPublicResolver } from "../modules/members/member-public.resolver";
 import { OfficeHolderResolver } from "../modules/offices/office-holder.resolver";
 import { OfficeResolver } from "../modules/offices/office.resolver";
 import { FileResolver } from "../modules/files/file.resolver";
+import { CourseResolver } from "../modules/onboarding/course.resolver";
+import { PaymentResolver } from "../modules/onboarding/payment.resolver";
+import {
+  MemberOnboardingResolver,
+  MemberProfileOnboardingResolver,
+  OnboardingProgressResolver,
+} from "../modules/onboarding/progress.resolver";
+import { RequirementResolver } from "../modules/onboarding/requirement.resolver";
+import { TrainingResolver } from "../modules/onboarding/training.resolver";
 import { DataExportResolver } from "../modules/privacy/data-export.resolver";
 import { UsersResolver } from "../modules/users/users.resolver";
 import { authChecker } from "./access";
@@ -23,10 +34,19 @@ export const resolvers = [
   SessionResolver,
   UsersResolver,
   MemberResolver,
+  MemberPublicResolver,
   MemberProfileResolver,
   OfficeResolver,
   OfficeHolderResolver,
   BranchServiceResolver,
+  RequirementResolver,
+  CourseResolver,
+  TrainingResolver,
+  PaymentResolver,
+  OnboardingProgressResolver,
+  MemberOnboardingResolver,
+  MemberProfileOnboardingResolver,
+  InterviewResolver,
   EventResolver,
   NewsResolver,
   AuditLogResolver,

@@ -4,11 +4,19 @@ import path from "node:path";
 import nodemailer from "nodemailer";
 import type { Logger } from "../logger";
 
+export interface MailAttachment {
+  filename: string;
+  content: Buffer | string;
+  /** e.g. `text/calendar; method=REQUEST; charset=UTF-8` for an invitation. */
+  contentType: string;
+}
+
 export interface MailMessage {
   to: string;
   subject: string;
   text: string;
   html: string;
+  attachments?: MailAttachment[];
 }
 
 export interface MailerOptions {

@@ -166,7 +166,7 @@ function maskedAddress(address: string): string {
   return `${address.slice(0, Math.min(2, at))}***${address.slice(at)}`;
 }
 
-function compose(to: string, subject: string, text: string[], html: string[]): MailMessage {
+export function compose(to: string, subject: string, text: string[], html: string[]): MailMessage {
   return { to, subject, text: `${text.join("\n")}\n`, html: layout(subject, html) };
 }
 
@@ -183,15 +183,15 @@ function layout(title: string, blocks: string[]): string {
   ].join("\n");
 }
 
-function paragraph(innerHtml: string): string {
+export function paragraph(innerHtml: string): string {
   return `<p style="margin:0 0 16px;font-size:16px;line-height:1.5">${innerHtml}</p>`;
 }
 
-function muted(text: string): string {
+export function muted(text: string): string {
   return `<p style="margin:16px 0 0;font-size:13px;color:#71717a">${escapeHtml(text)}</p>`;
 }
 
-function button(href: string, label: string): string {
+export function button(href: string, label: string): string {
   return (
     `<p style="margin:0 0 16px"><a href="${escapeHtml(href)}" ` +
     'style="display:inline-block;padding:10px 18px;background:#1d4ed8;color:#ffffff;' +
@@ -200,7 +200,7 @@ function button(href: string, label: string): string {
 }
 
 /** A name with line breaks must not be able to add lines (e.g. a fake "Your code:" line). */
-function oneLine(value: string): string {
+export function oneLine(value: string): string {
   return value.replace(/\s+/g, " ").trim();
 }
 
@@ -211,4 +211,14 @@ export function escapeHtml(value: string): string {
     .replace(/>/g, "&gt;")
     .replace(/"/g, "&quot;")
     .replace(/'/g, "&#39;");
+}
+
+/**
+ * A mail of plain lines (a module's notice): the text body as given, the HTML body a paragraph
+ * per non-empty line. Each line is made one line, so a name cannot add lines.
+ */
+export function noticeMail(to: string, subject: string, lines: string[]): MailMessage {
+  const text = lines.map(oneLine);
+  const html = text.filter((line) => line !== "").map((line) => paragraph(escapeHtml(line)));
+  return compose(to, subject, text, html);
 }

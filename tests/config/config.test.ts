@@ -26,6 +26,24 @@ describe("loadConfig", () => {
     }
   });
 
+  it("takes the directory's headquarters from HQ_* and names a coordinate out of range", () => {
+    expect(loadConfig({}).headquarters.latitude).toBeCloseTo(14.676);
+    const hq = loadConfig({
+      HQ_NAME: "Cebu Office",
+      HQ_ADDRESS: "Cebu City",
+      HQ_LATITUDE: "10.3157",
+      HQ_LONGITUDE: "123.8854",
+    }).headquarters;
+    expect(hq).toEqual({
+      name: "Cebu Office",
+      address: "Cebu City",
+      latitude: 10.3157,
+      longitude: 123.8854,
+    });
+    expect(() => loadConfig({ HQ_LATITUDE: "91" })).toThrow(/HQ_LATITUDE must be a number/);
+    expect(() => loadConfig({ HQ_LONGITUDE: "east" })).toThrow(/HQ_LONGITUDE must be a number/);
+  });
+
   it("reports every bad variable at once, by name", () => {
     let error: unknown;
     try {

@@ -6,16 +6,14 @@
  * 30 s, so each of these fails without the time-outs.
  */
 import { randomBytes } from "node:crypto";
-import mongoose, { type Connection } from "mongoose";
+import type { Connection } from "mongoose";
 import { connectDatabase } from "../../src/db/connection";
 import { engineTarget, TcpProxy } from "../support/tcp-proxy";
+import { msUntilReadable, thingsOf } from "../support/things";
 
 /** docs/decisions.md, "Fail fast without a database": a request meets a lost database within this. */
 const FAILS_WITHIN_MS = 5_000;
 const RECOVERY_BOUND_MS = 8_000;
-
-const thingSchema = new mongoose.Schema({ _id: String, label: String });
-const thingsOf = (connection: Connection) => connection.model("Thing", thingSchema);
 
 interface Fixture {
   proxy: TcpProxy;
@@ -46,20 +44,6 @@ afterAll(async () => {
     await proxy.close();
   }
 });
-
-/** Milliseconds until a read succeeds, or undefined when it still fails after `boundMs`. */
-async function msUntilReadable(things: Fixture["things"], boundMs: number) {
-  const started = Date.now();
-  while (Date.now() - started < boundMs) {
-    const read = await things
-      .findById("before")
-      .lean()
-      .catch(() => undefined);
-    if (read) return Date.now() - started;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  return undefined;
-}
 
 /** How long a read takes to fail; throws if it succeeds. */
 async function msUntilFailed(things: Fixture["things"]): Promise<number> {

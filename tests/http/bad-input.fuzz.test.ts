@@ -149,7 +149,7 @@ const FUZZED_ROUTES: Pick<RestRoute, "method" | "path">[] = [...REST_ROUTES, ...
 /**
  * Reads that append an audit entry when they answer (issues 8 and 35): every CSV export, an
  * administrator's export of one person's data, and an administrator's reads of accounts and
- * member records.
+ * member records, and the interview schedule.
  */
 const AUDITED_READS = new Set([
   `get ${MEMBER_EXPORT_PATH}`,
@@ -158,6 +158,7 @@ const AUDITED_READS = new Set([
   "get /users/{userId}",
   "get /members",
   "get /members/pending",
+  "get /interviews",
 ]);
 
 /* ----------------------------------------------------------------------- arbitraries -- */

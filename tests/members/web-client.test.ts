@@ -305,7 +305,7 @@ describe("public credential check (point 6)", () => {
     approved = { id: record.id, user, approvedAt: history.at(-1)!.at };
   });
 
-  it("answers an approved member's {id, fullName, status, memberSince, offices} and nothing more, without a token", async () => {
+  it("answers an approved member's credential and, with nothing chosen, no location, photo or branches, without a token", async () => {
     const office = await buildOffice(app, admin, { level: "CITY_CHAPLAIN" });
     const appointed = await app
       .http()
@@ -317,16 +317,20 @@ describe("public credential check (point 6)", () => {
     const response = await app.http().get(`/api/v1/members/public/${approved.id}`);
     expect(response.status).toBe(200);
     expect(Object.keys(response.body).sort()).toEqual(["code", "data", "message"]);
-    expect(Object.keys(response.body.data).sort()).toEqual([
-      "fullName",
-      "id",
-      "memberSince",
-      "offices",
-      "status",
-    ]);
+    // Given at approval (onboarding) once that lands; null before.
+    const uniqueId = response.body.data.uniqueId as string | null;
+    expect(uniqueId === null || /^POI-\d{4}-\d{5}$/.test(uniqueId)).toBe(true);
     expect(response.body.data).toEqual({
       id: approved.id,
+      uniqueId,
       fullName: "Pedro S. Reyes Sr.",
+      memberType: null,
+      badgeNumber: null,
+      photoUrl: null,
+      region: null,
+      province: null,
+      municipalityCity: null,
+      preferredBranches: null,
       status: "APPROVED",
       memberSince: approved.approvedAt,
       offices: [{ title: office.name, level: "CITY_CHAPLAIN" }],

@@ -121,6 +121,9 @@ describe("docker-compose.yml", () => {
   it("is healthy only when a primary accepts a majority write", () => {
     const check = healthcheckOf(mongo);
     expect(check).toMatch(/isWritablePrimary\) quit\(1\)/);
+    // No secret on mongosh's command line (the process list): read from the environment.
+    expect(check).not.toMatch(/\s-p\s|--password|MONGO_INITDB_ROOT_PASSWORD"/);
+    expect(check).toContain("process.env.MONGO_INITDB_ROOT_PASSWORD");
     expect(check).toMatch(/updateOne\(.*w: 'majority'/s);
     expect(api.depends_on).toMatchObject({
       mongo: { condition: "service_healthy" },

@@ -38,6 +38,18 @@ describe("Swagger UI, as a newcomer meets it", () => {
     expect(login.body).toMatchObject({ user: { role: "ADMIN" }, accessToken: expect.any(String) });
   });
 
+  it("creates an account with the register example as written, once", async () => {
+    const doc = await openApi();
+    const example = doc.paths["/auth/register"].post.requestBody?.content["application/json"]
+      .example as { email: string };
+    const created = await app.http().post("/api/v1/auth/register").send(example);
+    expect(created.status).toBe(200);
+    expect(created.body).toMatchObject({ user: { email: example.email, role: "MEMBER" } });
+    // The address is taken now: the documented conflict.
+    const again = await app.http().post("/api/v1/auth/register").send(example);
+    expect(again.status).toBe(409);
+  });
+
   it("offers only a scheme the Authorize dialog can use", async () => {
     const doc = await openApi();
     expect(Object.keys(doc.components.securitySchemes)).toEqual(["bearerAuth"]);

@@ -160,8 +160,9 @@ const describeOutcome = (o: Outcome) =>
  * - the driver passed a raw EPIPE on when the engine closed its sockets (500 → 503, last test);
  * - FerretDB's "context canceled" for a query it cancels as it shuts down (500 → 503);
  * - the driver's monitor stuck on a socket the engine destroyed, so the service answered 503
- *   long after the engine was back (now bounded by the driver's time-outs of
- *   src/db/connection.ts; tests/db/lost-database.test.ts reproduces it deterministically).
+ *   long after the engine was back (bounded by the driver's time-outs of src/db/connection.ts,
+ *   tests/db/lost-database.test.ts), or for good when a heartbeat was written to a socket the
+ *   engine had just closed (src/db/heartbeat-guard.ts, tests/db/stranded-heartbeat.test.ts).
  */
 
 /** GET by id of a created branch or office on `baseUrl`; "" when it reads back as written. */

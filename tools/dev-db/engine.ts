@@ -114,11 +114,11 @@ async function startProcessEngine(
 ): Promise<DevEngine> {
   ensurePrivateDir(options.dataDir);
   const dir = ensurePrivateDir(path.join(options.dataDir, "dev-db"));
-  const socketPath = path.join(dir, "engine.sock");
+  const socketPath = socketPathOf(options.dataDir);
   if (Buffer.byteLength(socketPath) > MAX_SOCKET_PATH_BYTES) {
     throw new Error(`DATA_DIR is too long for the engine's socket path: ${socketPath}`);
   }
-  const uri = `mongodb://${encodeURIComponent(socketPath)}`;
+  const uri = engineUriOf(options.dataDir);
   const logFile = path.join(dir, `${kind}.log`);
   let ownership: Ownership | undefined;
   const supervisor = new ProcessSupervisor({
@@ -191,6 +191,12 @@ async function startProcessEngine(
     restart: start,
   };
 }
+
+const socketPathOf = (dataDir: string) => path.join(dataDir, "dev-db", "engine.sock");
+
+/** The connection string of the development database of `dataDir`, whoever runs it. */
+export const engineUriOf = (dataDir: string) =>
+  `mongodb://${encodeURIComponent(socketPathOf(dataDir))}`;
 
 /** A socket file left by an engine that was killed: the next one could not listen there. */
 function removeStaleSocket(socketPath: string): void {

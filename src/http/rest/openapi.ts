@@ -56,13 +56,25 @@ export function completeOpenApi(generated: Json, schema: GraphQLSchema, routes: 
   delete schemas.Query;
   delete schemas.Mutation;
   markNullable(schemas, schema, new Set(routes.flatMap((route) => route.omitWhenNull ?? [])));
+  const openApiPath = (path: string) => path.replace(/:(\w+)/g, "{$1}");
   for (const route of routes) {
-    const path = route.path.replace(/:(\w+)/g, "{$1}");
+    if (route.aliasOf) continue;
+    const path = openApiPath(route.path);
     const operation = doc.paths[path]?.[route.method.toLowerCase()] as Operation | undefined;
     if (!operation) throw new Error(`OpenAPI document lacks ${route.method} ${path}`);
     describe(operation, route);
     const body = bodyOf(operation);
     if (body) body.example = route.example ?? exampleOf(body.schema as Json, schemas);
+  }
+  // An alias is documented as its operation, under its own path and a name of its own.
+  for (const route of routes) {
+    if (!route.aliasOf) continue;
+    const own = doc.paths[openApiPath(route.aliasOf.path)][route.aliasOf.method.toLowerCase()];
+    const alias = structuredClone(own) as Operation;
+    alias.operationId = `${route.field.name}_${route.method.toLowerCase()}${route.path.replace(/\W+/g, "_")}`;
+    alias.description =
+      `Another path of \`${route.aliasOf.method} ${route.aliasOf.path}\`. ${(alias.description as string | undefined) ?? ""}`.trim();
+    (doc.paths[openApiPath(route.path)] ??= {})[route.method.toLowerCase()] = alias;
   }
   return moveRefSiblings(doc) as Json;
 }

@@ -67,10 +67,12 @@ export function createRestApi(options: RestApiOptions) {
     basePath: API_BASE,
     schema: options.schema,
     routes: Object.fromEntries(
-      routes.map(({ operation, method, path, status, tag }) => [
-        operation,
-        { method, path, responseStatus: status, tags: [tag] },
-      ]),
+      routes
+        .filter((route) => !route.aliasOf)
+        .map(({ operation, method, path, status, tag }) => [
+          operation,
+          { method, path, responseStatus: status, tags: [tag] },
+        ]),
     ),
     context: ({ req, res }: { req: Request; res: Response }) => options.buildContext(req, res),
     execute: executeChecked,
@@ -108,7 +110,8 @@ export function createRestApi(options: RestApiOptions) {
       : route.publicCache
         ? [...publicRead, gate]
         : [gate];
-    const run = runSofa(route.publicCache === true);
+    const sofaRun = runSofa(route.publicCache === true);
+    const run = route.aliasOf ? runAs(route.aliasOf.path, sofaRun) : sofaRun;
     router[route.method.toLowerCase() as "get"](route.path, ...chain, run);
   }
   const openApi = completeOpenApi(sofa.openAPIDocument, options.schema, routes);
@@ -119,6 +122,23 @@ export function createRestApi(options: RestApiOptions) {
     throw new NotFoundError(`No route ${req.method} ${API_BASE}${req.path}`);
   });
   return { router, openApi };
+}
+
+/**
+ * An alias's request handed to Sofa as a request of the operation's own path (its parameters
+ * put in place), so Sofa runs that operation; the gate has already read the arguments.
+ */
+function runAs(path: string, runSofa: RequestHandler): RequestHandler {
+  return (req, res, next) => {
+    const params = req.params as Record<string, string>;
+    const own = path.replace(/:(\w+)/g, (_all, name: string) => encodeURIComponent(params[name]));
+    const query = req.originalUrl.includes("?")
+      ? req.originalUrl.slice(req.originalUrl.indexOf("?"))
+      : "";
+    req.url = `${own}${query}`;
+    req.originalUrl = `${API_BASE}${own}${query}`;
+    return runSofa(req, res, next);
+  };
 }
 
 /**

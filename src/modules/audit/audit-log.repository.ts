@@ -37,6 +37,16 @@ export class AuditLogRepository {
     return [...unique.values()].sort((a, b) => (a._id < b._id ? 1 : -1));
   }
 
+  /** The latest acts of one account, newest first (served by the actorId index). */
+  latestBy(actorId: string, limit: number): Promise<AuditLogRecord[]> {
+    return this.entries
+      .find({ actorId })
+      .sort(NEWEST_FIRST)
+      .limit(limit)
+      .lean<AuditLogRecord[]>()
+      .exec();
+  }
+
   page(query: AuditLogQuery, page: number, limit: number): Promise<FoundPage<AuditLogRecord>> {
     const filter: Record<string, unknown> = {};
     if (query.actorId) filter.actorId = query.actorId;

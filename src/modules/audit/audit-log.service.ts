@@ -1,3 +1,4 @@
+import { ActivityEntry } from "./activity.type";
 import type { Logger } from "pino";
 import { ValidationError } from "../../errors/app-errors";
 import { Pagination, type Page } from "../../graphql/envelopes";
@@ -26,7 +27,7 @@ export function entryFor(
   };
 }
 
-/** Appends administrative acts and lists them for administrators (issue 8). */
+/** Appends administrative acts and lists them for administrators. */
 export class AuditLogService {
   constructor(
     private readonly entries: AuditLogRepository,
@@ -48,6 +49,13 @@ export class AuditLogService {
   /** Subject access: the entries naming any of `ids` as actor or as target, newest first. */
   async entriesAbout(ids: string[]): Promise<AuditLogEntry[]> {
     return (await this.entries.about(ids)).map((record) => AuditLogEntry.from(record));
+  }
+
+  /** The caller's own audited acts, newest first (GET /activity-logs/current). */
+  async activityOf(actorId: string, limit: number): Promise<ActivityEntry[]> {
+    return (await this.entries.latestBy(actorId, limit)).map((record) =>
+      ActivityEntry.from(record),
+    );
   }
 
   async list(args: AuditLogListArgs): Promise<Omit<Page<AuditLogEntry>, "code" | "message">> {

@@ -1,4 +1,4 @@
-import { IsOptional, Length, Matches, MaxLength } from "class-validator";
+import { IsOptional, Length, Matches, MaxLength, ValidateIf } from "class-validator";
 import { ArgsType, Field } from "type-graphql";
 import { IsEmailAddress } from "../users/email";
 import { Role } from "../users/role";
@@ -83,9 +83,15 @@ export class VerifyEmailArgs {
 
 @ArgsType()
 export class MfaCodeArgs {
-  @Field()
+  @Field(() => String, { nullable: true, description: "The authenticator's code (or as token)" })
+  @ValidateIf((args: MfaCodeArgs) => !args.token)
   @Matches(TOTP_CODE, { message: TOTP_MESSAGE })
-  code!: string;
+  code?: string | null;
+
+  @Field(() => String, { nullable: true, description: "The client's name for code" })
+  @IsOptional()
+  @Matches(TOTP_CODE, { message: TOTP_MESSAGE })
+  token?: string | null;
 }
 
 @ArgsType()
@@ -101,13 +107,15 @@ export class VerifyMfaArgs {
 
 @ArgsType()
 export class DisableMfaArgs {
-  @Field()
+  @Field(() => String, { nullable: true, description: "With the password; both or neither" })
+  @IsOptional()
   @Matches(TOTP_CODE, { message: TOTP_MESSAGE })
-  code!: string;
+  code?: string | null;
 
-  @Field()
+  @Field(() => String, { nullable: true, description: "With the code; both or neither" })
+  @IsOptional()
   @Length(1, SECRET_INPUT_MAX)
-  password!: string;
+  password?: string | null;
 }
 
 @ArgsType()
@@ -124,9 +132,15 @@ export class ReauthenticateArgs {
 
 @ArgsType()
 export class ChangePasswordArgs {
-  @Field()
+  @Field(() => String, { nullable: true, description: "The password now (or as oldPassword)" })
+  @ValidateIf((args: ChangePasswordArgs) => !args.oldPassword)
+  @Length(1, SECRET_INPUT_MAX, { message: "currentPassword is required" })
+  currentPassword?: string | null;
+
+  @Field(() => String, { nullable: true, description: "The client's name for currentPassword" })
+  @IsOptional()
   @Length(1, SECRET_INPUT_MAX)
-  currentPassword!: string;
+  oldPassword?: string | null;
 
   @Field({ description: "8-72 bytes with an uppercase letter, a digit and a special character" })
   @IsStrongPassword()

@@ -41,6 +41,13 @@ export class AuthResolver {
     omitWhenNull: SIGN_IN_OPTIONALS,
     optionalBearer: true,
     refreshCookie: "sets",
+    // Not the administrator's address, which every other example uses: a new account's own,
+    // so that "Try it out" creates it on a fresh database (and answers 409 the second time).
+    example: {
+      name: "Maria Santos",
+      email: "maria.santos@example.org",
+      password: "Maria#Chaplain7",
+    },
   })
   @Audit({ action: "user.create", targetType: "user", target: adminCreatedUser })
   @UseMiddleware(accountRateLimit("register"))
@@ -149,7 +156,11 @@ export class AuthResolver {
     return acknowledged(RESEND_MESSAGE);
   }
 
-  @Rest("POST", "/auth/mfa/setup", { tag: "Auth", errors: [409] })
+  @Rest("POST", "/auth/mfa/setup", {
+    tag: "Auth",
+    errors: [409],
+    aliases: [{ method: "POST", path: "/auth/two-factor/setup" }],
+  })
   @NotAudited("the caller's own second factor")
   @Authorized()
   @Mutation(() => MfaSetupPayload, { description: "Start MFA: a new TOTP secret to confirm." })
@@ -158,13 +169,24 @@ export class AuthResolver {
     @Ctx() ctx: RequestContext,
   ): Promise<MfaSetupPayload> {
     const setup = await ctx.services.mfa.setup(caller.user);
-    return { code: "OK", message: "Confirm with a code from your authenticator app", ...setup };
+    return {
+      code: "OK",
+      message: "Confirm with a code from your authenticator app",
+      secret: setup.secret,
+      otpauthUri: setup.otpauthUri,
+      data: {
+        secret: setup.secret,
+        otpauthUrl: setup.otpauthUri,
+        qrCodeDataUrl: setup.qrCodeDataUrl,
+      },
+    };
   }
 
   @Rest("POST", "/auth/mfa/enable", {
     tag: "Auth",
     errors: [409],
     errorCodes: ["INVALID_TOKEN", "REAUTHENTICATION_REQUIRED"],
+    aliases: [{ method: "POST", path: "/auth/two-factor/enable" }],
   })
   @NotAudited("the caller's own second factor")
   @Authorized()
@@ -174,7 +196,10 @@ export class AuthResolver {
     @Args() args: MfaCodeArgs,
     @Ctx() ctx: RequestContext,
   ) {
-    return UserPayload.of(await ctx.services.mfa.enable(caller, args.code), "MFA enabled");
+    return UserPayload.of(
+      await ctx.services.mfa.enable(caller, args.code ?? args.token ?? ""),
+      "MFA enabled",
+    );
   }
 
   @Rest("POST", "/auth/mfa/verify", {
@@ -195,11 +220,13 @@ export class AuthResolver {
     tag: "Auth",
     errors: [409],
     errorCodes: ["INVALID_TOKEN", "REAUTHENTICATION_REQUIRED"],
+    aliases: [{ method: "POST", path: "/auth/two-factor/disable" }],
   })
   @NotAudited("the caller's own second factor")
   @Authorized()
   @Mutation(() => UserPayload, {
-    description: "Turn MFA off; needs a current code and the password.",
+    description:
+      "Turn MFA off: a current code and the password, or neither within a recent sign-in.",
   })
   async disableMfa(
     @CurrentCaller() caller: Caller,

@@ -42,6 +42,19 @@ export class AccessTokenPayload {
   accessToken!: string;
 }
 
+/** The setup as the organisation's client reads it (`data`, contract §13). */
+@ObjectType("MfaSetupData", { simpleResolvers: true })
+export class MfaSetupData {
+  @Field()
+  secret!: string;
+
+  @Field()
+  otpauthUrl!: string;
+
+  @Field({ description: "The otpauth URL as a PNG QR code, for an <img> (data: URL)" })
+  qrCodeDataUrl!: string;
+}
+
 @ObjectType("MfaSetupPayload", {
   simpleResolvers: true,
   description: "Add the secret to an authenticator app (the otpauth URI is what a QR code holds)",
@@ -58,4 +71,7 @@ export class MfaSetupPayload {
 
   @Field()
   otpauthUri!: string;
+
+  @Field(() => MfaSetupData, { description: "The same secret, as the client's paths read it" })
+  data!: MfaSetupData;
 }

@@ -63,9 +63,13 @@ const OWN_WORK: HashingShare = { client: "(service)" };
 /** A first guess of one hash's time, for Retry-After before any hash has been timed. */
 const FIRST_HASH_MS = 250;
 
-/** Threads per process: the cores but one, shared among the processes of a cluster. */
+/**
+ * Threads per process: one per core, shared among the processes of a cluster, so a burst of
+ * sign-ins is answered at the rate the cores allow. The event loop keeps up beside them: its
+ * share of a request is small next to a hash, and the per-client queue bounds what waits.
+ */
 export function defaultBcryptWorkers(processes = 1): number {
-  return Math.min(4, Math.max(1, Math.floor((os.availableParallelism() - 1) / processes)));
+  return Math.max(1, Math.floor(os.availableParallelism() / processes));
 }
 
 export class BcryptPool {

@@ -1,3 +1,4 @@
+import QRCode from "qrcode";
 import { generateSecret, generateURI, verify } from "otplib";
 import type { FieldCipher } from "../../db/field-cipher";
 import {
@@ -21,6 +22,8 @@ const CLOCK_TOLERANCE_SECONDS = 30;
 export interface MfaSetup {
   secret: string;
   otpauthUri: string;
+  /** The URI as a PNG QR code (data: URL), for clients that show it as is. */
+  qrCodeDataUrl: string;
 }
 
 /**
@@ -51,10 +54,8 @@ export class MfaService {
     }
     const secret = generateSecret();
     await this.users.setPendingMfaSecret(user._id, this.cipher.seal(secret, MFA_SECRET_FIELD));
-    return {
-      secret,
-      otpauthUri: generateURI({ issuer: MFA_ISSUER, label: user.email, secret }),
-    };
+    const otpauthUri = generateURI({ issuer: MFA_ISSUER, label: user.email, secret });
+    return { secret, otpauthUri, qrCodeDataUrl: await QRCode.toDataURL(otpauthUri) };
   }
 
   async enable(caller: Caller, code: string): Promise<UserRecord> {
@@ -73,10 +74,21 @@ export class MfaService {
     return updated;
   }
 
-  async disable(caller: Caller, code: string, password: string): Promise<UserRecord> {
+  /**
+   * Turns MFA off. With a code and the password, both are checked; with neither (the client's
+   * `POST /auth/two-factor/disable`, contract §13) the recent sign-in alone is the proof.
+   */
+  async disable(
+    caller: Caller,
+    code: string | null | undefined,
+    password: string | null | undefined,
+  ): Promise<UserRecord> {
     const { user } = caller;
     this.sessions.assertRecentSignIn(caller);
     if (!user.mfaEnabled || !user.mfaSecret) throw new ConflictError("MFA is not enabled");
+    if (!code && !password) return (await this.users.disableMfa(user._id)) ?? user;
+    if (!code) throw ValidationError.field("code", "code is required with the password");
+    if (!password) throw ValidationError.field("password", "password is required with the code");
     const lockKey = `mfa|${user._id}`;
     await this.limits.reserveLoginAttempt(lockKey);
     const share = { client: `user:${user._id}`, account: user.email };

@@ -12,7 +12,10 @@ export type RefreshState = SessionState &
   Pick<SessionRecord, "refreshTokenHash" | "retiredTokenHashes" | "refreshExpiresAt" | "rotatedAt">;
 
 /** What the caller's session list shows. */
-export type SessionSummary = Pick<SessionRecord, "_id" | "userAgent" | "createdAt" | "lastUsedAt">;
+export type SessionSummary = Pick<
+  SessionRecord,
+  "_id" | "userAgent" | "createdAt" | "lastUsedAt" | "ip" | "refreshExpiresAt"
+>;
 
 const SESSION_STATE = {
   userId: 1,
@@ -133,7 +136,7 @@ export class SessionRepository {
     return this.sessions
       .find(
         { userId, revokedAt: null, refreshExpiresAt: greaterThan(now) },
-        { userAgent: 1, createdAt: 1, lastUsedAt: 1 },
+        { userAgent: 1, createdAt: 1, lastUsedAt: 1, ip: 1, refreshExpiresAt: 1 },
       )
       .sort({ createdAt: -1, _id: -1 })
       .lean<SessionSummary[]>();

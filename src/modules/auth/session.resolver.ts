@@ -31,6 +31,7 @@ export class SessionResolver {
   }
 
   @Rest("POST", "/auth/change-password", {
+    summary: "Change the password (the current one as currentPassword, or oldPassword)",
     tag: "Auth",
     errors: [409],
     errorCodes: ["INVALID_CREDENTIALS"],
@@ -45,12 +46,16 @@ export class SessionResolver {
     @Args() args: ChangePasswordArgs,
     @Ctx() ctx: RequestContext,
   ) {
-    const { currentPassword, password } = args;
+    const currentPassword = args.currentPassword ?? args.oldPassword ?? "";
+    const { password } = args;
     await ctx.services.credentials.changePassword(caller, currentPassword, password, ctx.client);
     return acknowledged("Password changed; your other sessions were signed out");
   }
 
-  @Rest("GET", "/auth/sessions", { tag: "Auth" })
+  @Rest("GET", "/auth/sessions", {
+    tag: "Auth",
+    aliases: [{ method: "GET", path: "/users/sessions" }],
+  })
   @NotAudited("the caller's own sessions")
   @Authorized()
   @Query(() => SessionList, { description: "The caller's live sessions, newest first." })
@@ -59,14 +64,38 @@ export class SessionResolver {
     @Ctx() ctx: RequestContext,
   ): Promise<SessionList> {
     const live = await ctx.services.sessions.liveOf(caller.id);
+    const sessions = live.map((session) => SessionInfo.from(session, caller.sessionId));
     return {
       code: "OK",
       message: "Your sessions",
-      sessions: live.map((session) => SessionInfo.from(session, caller.sessionId)),
+      sessions,
+      data: { currentSession: sessions.find((s) => s.current) ?? null, sessions },
     };
   }
 
-  @Rest("DELETE", "/auth/sessions/:id", { tag: "Auth", status: 204, errors: [404] })
+  @Rest("DELETE", "/auth/sessions/others", {
+    tag: "Auth",
+    aliases: [{ method: "DELETE", path: "/users/sessions/others" }],
+  })
+  @NotAudited("the caller's own sign-out of their other sessions")
+  @Authorized()
+  @Mutation(() => Acknowledgement, {
+    description: "End every session of the caller but this one (their tokens stop working).",
+  })
+  async endOtherSessions(
+    @CurrentCaller() caller: Caller,
+    @Ctx() ctx: RequestContext,
+  ): Promise<Acknowledgement> {
+    await ctx.services.sessions.endAllOthers(caller.id, caller.sessionId, "ended by the user");
+    return acknowledged("Your other sessions were signed out");
+  }
+
+  @Rest("DELETE", "/auth/sessions/:id", {
+    tag: "Auth",
+    status: 204,
+    errors: [404],
+    aliases: [{ method: "DELETE", path: "/users/sessions/:id" }],
+  })
   @NotAudited("the caller's own sign-out of one session")
   @Authorized()
   @Mutation(() => Acknowledgement, {

@@ -22,15 +22,38 @@ export class SessionInfo {
   @Field({ description: "The session of the token that asked" })
   current!: boolean;
 
+  @Field({ description: "The same as current (the organisation's client reads this name)" })
+  isCurrent!: boolean;
+
+  @Field(() => String, { nullable: true, description: "Where the session signed in from" })
+  ipAddress!: string | null;
+
+  @Field(() => DateTimeScalar, { description: "When the session ends unless it is refreshed" })
+  expiredAt!: Date;
+
   static from(summary: SessionSummary, currentSessionId: string): SessionInfo {
+    const current = summary._id === currentSessionId;
     return Object.assign(new SessionInfo(), {
       id: summary._id,
       userAgent: summary.userAgent ?? null,
       createdAt: summary.createdAt,
       lastUsedAt: summary.lastUsedAt,
-      current: summary._id === currentSessionId,
+      current,
+      isCurrent: current,
+      ipAddress: summary.ip ?? null,
+      expiredAt: summary.refreshExpiresAt,
     });
   }
+}
+
+/** The sessions as the organisation's client reads them (`data`, contract §13). */
+@ObjectType("SessionOverview", { simpleResolvers: true })
+export class SessionOverview {
+  @Field(() => SessionInfo, { nullable: true, description: "The session of the token that asked" })
+  currentSession!: SessionInfo | null;
+
+  @Field(() => [SessionInfo], { description: "Newest first" })
+  sessions!: SessionInfo[];
 }
 
 @ObjectType("SessionList", { simpleResolvers: true, description: "The caller's live sessions" })
@@ -43,4 +66,9 @@ export class SessionList {
 
   @Field(() => [SessionInfo], { description: "Newest first" })
   sessions!: SessionInfo[];
+
+  @Field(() => SessionOverview, {
+    description: "The same sessions, as the client's paths read them",
+  })
+  data!: SessionOverview;
 }

@@ -1,5 +1,6 @@
 import type { FieldCipher } from "../../db/field-cipher";
 import type { ApplyArgs } from "./member.input";
+import { canonicalRegion } from "./regions";
 import {
   OPTIONAL_TEXT_FIELDS,
   REQUIRED_TEXT_FIELDS,
@@ -52,6 +53,8 @@ export function applicationFields(
   };
   for (const field of REQUIRED_TEXT_FIELDS) fields[field] = args[field].trim();
   for (const field of OPTIONAL_TEXT_FIELDS) fields[field] = args[field]?.trim() || null;
+  // The directory groups by region: common forms ("NCR", "Region IV-A") stored as the official name.
+  fields.region = canonicalRegion(fields.region as string);
   fields.middleInitial = (fields.middleInitial as string | null)?.toUpperCase() ?? null;
   return sealed(fields as ApplicationFields, cipher);
 }

@@ -12,4 +12,9 @@ export class MemberProfile {
   @Field(() => MemberStatus) status!: MemberStatus;
   @Field({ description: "False while the record is archived" }) isActive!: boolean;
   @Field(() => DateTimeScalar) createdAt!: Date;
+  @Field(() => String, {
+    nullable: true,
+    description: "POI-<YYYY>-<NNNNN>, given at the first approval; null before",
+  })
+  uniqueId!: string | null;
 }

@@ -1,16 +1,13 @@
 import DataLoader from "dataloader";
 import type { FieldCipher } from "../../db/field-cipher";
-import { NotFoundError } from "../../errors/app-errors";
 import type { Caller } from "../auth/caller";
 import { Pagination, type Page } from "../../graphql/envelopes";
 import type { PageArgs } from "../../graphql/paging";
 import type { OfficeLevel } from "../offices/office-level";
 import type { MemberProfile } from "./member-profile.type";
-import type { PublicMember } from "./member-public.type";
 import { findMember } from "./member-review.service";
-import { MemberStatus } from "./member.enums";
 import type { MemberListArgs } from "./member.input";
-import { fullNameOf, opened, type MemberRecord } from "./member.model";
+import { opened, type MemberRecord } from "./member.model";
 import type { Audience, MemberPresenter } from "./member.presenter";
 import type { MemberQuery, MemberRepository, ProfileRecord } from "./member.repository";
 import type { Member } from "./member.type";
@@ -21,11 +18,6 @@ export type MemberFilters = Pick<MemberListArgs, "status" | "includeArchived" | 
 /** The offices a member holds now, from the offices module. */
 export type CurrentOffices = (memberId: string) => Promise<{ title: string; level: OfficeLevel }[]>;
 
-/** The one answer of the public check for every id that is not an approved, active member. */
-const NOT_PUBLIC = "No approved member has this id";
-/** Longer than any id the service issues: answered without asking the database. */
-const ID_MAX = 64;
-
 /** Reading member records: the admin lists, the applicant's own, the public check, exports. */
 export class MemberReads {
   private readonly profiles: DataLoader<string, ProfileRecord | undefined>;
@@ -34,7 +26,6 @@ export class MemberReads {
     private readonly members: MemberRepository,
     private readonly presenter: MemberPresenter,
     private readonly cipher: FieldCipher,
-    private readonly currentOffices: CurrentOffices,
   ) {
     // The users of one answer each ask for their profile; they are looked up together once
     // every resolver of that answer has asked. No cache: each batch reads the database afresh,
@@ -67,24 +58,7 @@ export class MemberReads {
       status: record.status,
       isActive: record.archivedAt === null,
       createdAt: record.createdAt,
-    };
-  }
-
-  /**
-   * The public credential check: an APPROVED, not archived member's name, approval date and
-   * current offices. Every other id gets the same 404, so the answer tells nothing of records
-   * that are not public (pending, rejected, archived, erased or never issued).
-   */
-  async publicMember(id: string): Promise<PublicMember> {
-    const record = id.length <= ID_MAX ? await this.members.findApproved(id) : null;
-    if (!record) throw new NotFoundError(NOT_PUBLIC);
-    const approvals = record.statusHistory.filter((entry) => entry.to === MemberStatus.APPROVED);
-    return {
-      id: record._id,
-      fullName: fullNameOf(record),
-      status: record.status,
-      memberSince: approvals.at(-1)?.at ?? record.updatedAt,
-      offices: await this.currentOffices(record._id),
+      uniqueId: record.uniqueId ?? null,
     };
   }
 

@@ -8,7 +8,9 @@ import { fullNameOf, openKeyOf, type MemberRecord } from "./member.model";
 import { MemberStatus } from "./member.enums";
 import type { UpdateMemberStatusArgs } from "./member.input";
 import type { MemberPresenter, MemberReferences } from "./member.presenter";
+import type { MemberIdentityRepository } from "./member-identity.repository";
 import type { MemberRepository } from "./member.repository";
+import { OnboardingStep } from "../onboarding/onboarding-steps";
 import type { Member } from "./member.type";
 
 const HOLDS_OFFICE = "The member holds an office; end the appointment first";
@@ -35,6 +37,7 @@ export class MemberReviews {
     private readonly appUrl: string,
     /** Lets terms past their end date stop counting (the offices module's side). */
     private readonly releaseLapsedTerms: (memberId: string) => Promise<void>,
+    private readonly identities: MemberIdentityRepository,
   ) {}
 
   /**
@@ -52,13 +55,25 @@ export class MemberReviews {
     }
     const reason = args.reason?.trim() || null;
     const entry = { from: current.status, to: args.status, by: caller.id, at: new Date(), reason };
-    const updated = await this.conflictOnDuplicate(
+    const approved = args.status === MemberStatus.APPROVED;
+    let updated = await this.conflictOnDuplicate(
       this.members.changeStatus(current, {
-        $set: { status: args.status, openKey: openKeyOf({ ...current, status: args.status }) },
+        $set: {
+          status: args.status,
+          openKey: openKeyOf({ ...current, status: args.status }),
+          // Onboarding starts at approval (contract §11); a record approved again resumes.
+          ...(approved
+            ? { onboardingStep: current.onboardingStep ?? OnboardingStep.REQUIREMENTS }
+            : {}),
+        },
         $push: { statusHistory: entry },
       }),
     );
     if (!updated) throw await this.whyRefused(args.id);
+    // The first approval gives the record its uniqueId; it keeps it whatever happens after.
+    if (approved && !updated.uniqueId) {
+      updated = (await this.identities.assign(updated._id, entry.at)) ?? updated;
+    }
     if (args.status !== MemberStatus.PENDING) this.mailDecision(updated, reason);
     return this.presenter.presentOne(updated, "admin");
   }

@@ -2,6 +2,7 @@ import { Schema, type Connection, type Model } from "mongoose";
 import type { FieldCipher } from "../../db/field-cipher";
 import { searchableText } from "../../db/search-text";
 import { uuidv7 } from "../../db/uuid";
+import { OnboardingStep } from "../onboarding/onboarding-steps";
 import { CivilStatus, Gender, MemberStatus, MemberType, SignatureType } from "./member.enums";
 
 /** The text fields an application must have (contract §6). */
@@ -139,6 +140,12 @@ export interface MemberRecord extends RequiredText, OptionalText {
   memberType: MemberType | null;
   badgeNumber: string | null;
   publicProfile: PublicProfileChoice;
+  /**
+   * The onboarding step the member is on (contract §11), set to the first one at approval and
+   * moved by the member; null before approval. Here, not with the onboarding's own records, so
+   * the administrators' list by step is one indexed query over APPROVED records.
+   */
+  onboardingStep?: OnboardingStep | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -193,6 +200,7 @@ const memberSchema = new Schema<MemberRecord>(
     uniqueId: { type: String },
     memberType: { type: String, enum: Object.values(MemberType), default: null },
     badgeNumber: { type: String, default: null },
+    onboardingStep: { type: String, enum: [...Object.values(OnboardingStep), null], default: null },
     publicProfile: {
       type: new Schema(
         {
@@ -224,6 +232,27 @@ memberSchema.index({ nameBirthKey: 1 });
 memberSchema.index({ mobileKey: 1 });
 memberSchema.index({ sssHash: 1 });
 memberSchema.index({ tinHash: 1 });
+// Sparse: records before their first approval have none (both engines skip the absent field).
+memberSchema.index({ uniqueId: 1 }, { unique: true, sparse: true });
+// The public directory's $match and $group: APPROVED, active members by place, from the index.
+memberSchema.index({
+  status: 1,
+  archivedAt: 1,
+  region: 1,
+  province: 1,
+  municipalityCity: 1,
+  barangay: 1,
+});
+// Service chaplains: the listed members of one type, by name.
+memberSchema.index({
+  memberType: 1,
+  "publicProfile.listed": 1,
+  status: 1,
+  archivedAt: 1,
+  lastName: 1,
+  firstName: 1,
+  _id: 1,
+});
 
 export type MemberModel = Model<MemberRecord>;
 

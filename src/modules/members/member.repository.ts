@@ -19,7 +19,7 @@ import {
 /** What the caller's user shows of their latest application (contract §5). */
 export type ProfileRecord = Pick<
   MemberRecord,
-  "_id" | "userId" | "status" | "archivedAt" | "createdAt"
+  "_id" | "userId" | "status" | "archivedAt" | "createdAt" | "uniqueId"
 >;
 
 /**
@@ -77,7 +77,10 @@ export class MemberRepository {
     if (userIds.length === 0) return new Map();
     // An account has a few records: picked here, so the query needs no sort over the $in.
     const records = await this.members
-      .find({ userId: oneOf([...userIds]) }, { userId: 1, status: 1, archivedAt: 1, createdAt: 1 })
+      .find(
+        { userId: oneOf([...userIds]) },
+        { userId: 1, status: 1, archivedAt: 1, createdAt: 1, uniqueId: 1 },
+      )
       .lean<ProfileRecord[]>()
       .exec();
     const latest = new Map<string, ProfileRecord>();
@@ -86,6 +89,15 @@ export class MemberRepository {
       if (!kept || newer(record, kept)) latest.set(record.userId, record);
     }
     return latest;
+  }
+
+  /** These records, as far as they exist. */
+  findByIds(ids: readonly string[]): Promise<MemberRecord[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.members
+      .find({ _id: oneOf([...new Set(ids)]) })
+      .lean<MemberRecord[]>()
+      .exec();
   }
 
   /** An APPROVED record that is not archived, or null (the public credential check). */
@@ -202,6 +214,43 @@ export class MemberRepository {
       )
       .lean<MemberRecord>()
       .exec();
+  }
+
+  /** The account's latest record that is not archived (`/members/current/...`), or null. */
+  currentOfUser(userId: string): Promise<MemberRecord | null> {
+    return this.members
+      .findOne({ userId, archivedAt: null })
+      .sort(NEWEST_FIRST)
+      .lean<MemberRecord>()
+      .exec();
+  }
+
+  /** Moves an APPROVED, not archived record to an onboarding step; null when it is not one. */
+  setOnboarding(
+    id: string,
+    changes: Pick<UpdateQuery<MemberRecord>, "$set">,
+  ): Promise<MemberRecord | null> {
+    return this.members
+      .findOneAndUpdate({ _id: id, status: MemberStatus.APPROVED, archivedAt: null }, changes, {
+        returnDocument: "after",
+      })
+      .lean<MemberRecord>()
+      .exec();
+  }
+
+  /** APPROVED records that are not archived, newest first, optionally on one onboarding step. */
+  onboardingPage(
+    query: { step?: string | null; search?: string | null },
+    page: number,
+    limit: number,
+  ): Promise<FoundPage<MemberRecord>> {
+    const filter: Record<string, unknown> = {
+      status: MemberStatus.APPROVED,
+      archivedAt: null,
+      ...(query.step ? { onboardingStep: query.step } : {}),
+      ...searchFilter(query.search),
+    };
+    return findPage(this.members, filter, NEWEST_FIRST, { page, limit });
   }
 
   async releaseFromOffice(id: string): Promise<void> {

@@ -1,5 +1,5 @@
 import { UUIDResolver } from "graphql-scalars";
-import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from "type-graphql";
+import { Arg, Args, Ctx, Mutation, Query, Resolver } from "type-graphql";
 import { Authorized } from "../../graphql/access";
 import { Rest } from "../../graphql/rest-route";
 import type { RequestContext } from "../../graphql/context";
@@ -15,7 +15,6 @@ import {
   listOrSearch,
 } from "../audit/audited-operations";
 import { Role } from "../users/role";
-import { PublicMemberPayload } from "./member-public.type";
 import { MemberStatus } from "./member.enums";
 import {
   ApplyArgs,
@@ -88,20 +87,6 @@ export class MemberResolver {
   async pendingMembers(@Args() args: PendingMemberListArgs, @Ctx() ctx: RequestContext) {
     const page = await ctx.services.members.reads.list({ ...args, status: MemberStatus.PENDING });
     return { code: "OK", message: "Pending applications", ...page };
-  }
-
-  @Rest("GET", "/members/public/:id", { tag: "Members", errors: [404], publicCache: true })
-  @NotAudited("a public credential check: only what the member's card shows")
-  @Query(() => PublicMemberPayload, {
-    description:
-      "Public credential check of an approved member; every other id answers the same 404. No token needed.",
-  })
-  async publicMember(
-    // Any text, not a UUID: a malformed id must get the same 404 as an unknown one.
-    @Arg("id", () => ID) id: string,
-    @Ctx() ctx: RequestContext,
-  ) {
-    return ok(await ctx.services.members.reads.publicMember(id), "Approved member");
   }
 
   @Rest("PATCH", "/members/:id/status", { tag: "Members", errors: [409] })

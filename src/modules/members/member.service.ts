@@ -2,7 +2,9 @@ import type { FieldCipher } from "../../db/field-cipher";
 import type { Logger } from "../../logger";
 import type { Mailer } from "../../mail/mailer";
 import { MemberApplications } from "./member-apply.service";
-import { MemberReads, type CurrentOffices } from "./member-read.service";
+import type { MemberIdentityRepository } from "./member-identity.repository";
+import { MemberOnboardingRecords } from "./member-onboarding";
+import { MemberReads } from "./member-read.service";
 import { MemberReviews } from "./member-review.service";
 import { MemberPresenter, type MemberReferences } from "./member.presenter";
 import type { MemberRepository } from "./member.repository";
@@ -19,7 +21,8 @@ export interface MemberServiceOptions {
   requirePrivacyConsent: boolean;
   /** Lets terms past their end date stop counting (the offices module's side). */
   releaseLapsedTerms: (memberId: string) => Promise<void>;
-  currentOffices: CurrentOffices;
+  /** Gives a record its uniqueId at its first approval. */
+  identities: MemberIdentityRepository;
 }
 
 /**
@@ -31,6 +34,8 @@ export class MemberService {
   readonly applications: MemberApplications;
   readonly reviews: MemberReviews;
   readonly reads: MemberReads;
+  /** What the onboarding module reads and changes of member records. */
+  readonly onboarding: MemberOnboardingRecords;
 
   constructor(
     private readonly members: MemberRepository,
@@ -59,8 +64,10 @@ export class MemberService {
       options.log,
       options.appUrl,
       options.releaseLapsedTerms,
+      options.identities,
     );
-    this.reads = new MemberReads(members, presenter, cipher, options.currentOffices);
+    this.onboarding = new MemberOnboardingRecords(members, references, presenter);
+    this.reads = new MemberReads(members, presenter, cipher);
   }
 
   reserveForOffice(memberId: string): Promise<{ id: string; userId: string; name: string }> {

@@ -2,7 +2,7 @@ import { DateTimeScalar } from "../../graphql/date-time";
 import { Field, ID, Int, ObjectType } from "type-graphql";
 import { PageType, PayloadType } from "../../graphql/envelopes";
 import { Role } from "../users/role";
-import { CivilStatus, Gender, MemberStatus, SignatureType } from "./member.enums";
+import { CivilStatus, Gender, MemberStatus, MemberType, SignatureType } from "./member.enums";
 import { OPTIONAL_TEXT_FIELDS, REQUIRED_TEXT_FIELDS, type MemberRecord } from "./member.model";
 
 @ObjectType("MemberUser", {
@@ -116,6 +116,16 @@ export class Member {
   @Field(() => ID) id!: string;
   @Field() userId!: string;
   @Field(() => MemberStatus) status!: MemberStatus;
+  @Field(() => String, {
+    nullable: true,
+    description: "POI-<YYYY>-<NNNNN>, given at the first approval (Asia/Manila year); null before",
+  })
+  uniqueId!: string | null;
+  @Field(() => MemberType, {
+    nullable: true,
+    description: "ASSOCIATE_CHAPLAIN once the oath is taken; null before",
+  })
+  memberType!: MemberType | null;
   @Field() firstName!: string;
   @Field(() => String, { nullable: true, description: "One letter, upper case" })
   middleInitial!: string | null;
@@ -191,6 +201,8 @@ export class Member {
       id: _id,
       userId: record.userId,
       status: record.status,
+      uniqueId: record.uniqueId ?? null,
+      memberType: record.memberType ?? null,
       civilStatus: record.civilStatus,
       gender: record.gender,
       dateOfBirth: record.dateOfBirth,

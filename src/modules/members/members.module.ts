@@ -4,6 +4,9 @@ import type { ModuleBase, ModuleParts } from "../module";
 import type { PersonalData } from "../privacy/personal-data";
 import type { UserRepository } from "../users/user.repository";
 import type { CurrentOffices } from "./member-read.service";
+import { createMemberCounterModel, MemberIdentityRepository } from "./member-identity.repository";
+import { MemberPublicRepository } from "./member-public.repository";
+import { MemberPublicPages } from "./member-public.service";
 import { MemberMaintenanceRepository } from "./member-maintenance.repository";
 import { storedKeysOf } from "./member-duplicates";
 import type { MemberReferences } from "./member.presenter";
@@ -28,6 +31,14 @@ export interface MembersModuleDeps {
     /** Lets the member's terms past their end date stop counting, before archiving. */
     releaseLapsedOf(memberId: string): Promise<void>;
   };
+  /**
+   * The member's approved 2x2 photo (onboarding keeps it, files render it), asked on first use;
+   * absent until those modules are wired, and then no photo is shown.
+   */
+  photos?: () => {
+    photoIdOf(memberId: string): Promise<string | null>;
+    photoUrlOf(memberId: string): Promise<string | null>;
+  };
 }
 
 export interface MembersModuleOptions extends ModuleBase {
@@ -41,6 +52,8 @@ export function createMembersModule(options: MembersModuleOptions) {
   const { connection, config, log, cipher, mailer, deps } = options;
   const model = createMemberModel(connection);
   const maintenance = new MemberMaintenanceRepository(model);
+  const counters = createMemberCounterModel(connection);
+  const identities = new MemberIdentityRepository(model, counters);
   const references: MemberReferences = {
     applicants: async (userIds) =>
       (await deps.users.identitiesOf(userIds)).map((user) => ({
@@ -59,7 +72,14 @@ export function createMembersModule(options: MembersModuleOptions) {
     appUrl: config.appUrl,
     requirePrivacyConsent: config.requirePrivacyConsent,
     releaseLapsedTerms: (memberId) => deps.offices().releaseLapsedOf(memberId),
+    identities,
+  });
+  const publicPages = new MemberPublicPages(new MemberPublicRepository(model), references, {
+    headquarters: config.headquarters,
     currentOffices: (memberId) => deps.offices().currentOffices(memberId),
+    photoIdOf: (memberId) => deps.photos?.().photoIdOf(memberId) ?? Promise.resolve(null),
+    photoUrlOf: (memberId) => deps.photos?.().photoUrlOf(memberId) ?? Promise.resolve(null),
+    log,
   });
   const memberships: PersonalData<Member[]> = {
     exportOf: (userId) => members.allOf(userId),
@@ -76,15 +96,22 @@ export function createMembersModule(options: MembersModuleOptions) {
       ),
   };
   return {
-    services: { members },
+    services: { members, memberPublic: publicPages },
+    /** For the files module: which avatars and 2x2 photos may be served publicly. */
+    publicFileRule: publicPages.publicFileRule,
     memberships,
     tags,
-    models: [model],
+    models: [model, counters],
     migrations: [
       { name: "member search fields", run: () => maintenance.backfillSearchFields() },
       {
         name: "member duplicate keys",
         run: () => maintenance.backfillDuplicateKeys(storedKeysOf(cipher)),
+      },
+      { name: "member unique ids", run: () => identities.backfill() },
+      {
+        name: "member regions under their official names",
+        run: () => publicPages.migrateRegions(),
       },
     ],
   } satisfies ModuleParts & Record<string, unknown>;

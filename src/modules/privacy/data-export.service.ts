@@ -1,7 +1,9 @@
 import type { AuditLogService } from "../audit/audit-log.service";
 import type { SessionRecord } from "../auth/session.model";
 import type { Member } from "../members/member.type";
+import type { OnlineInterview } from "../interviews/interview.type";
 import type { OfficeHolder } from "../offices/office-holder.type";
+import type { OnboardingExport } from "../onboarding/onboarding-export";
 import type { UserRecord } from "../users/user.model";
 import { User } from "../users/user.type";
 import { DataExport, SessionExport } from "./data-export.type";
@@ -15,6 +17,10 @@ export interface ExportSources {
   sessions: Pick<PersonalData<SessionRecord[]>, "exportOf">;
   memberships: Pick<PersonalData<Member[]>, "exportOf">;
   appointments: Pick<PersonalData<OfficeHolder[]>, "exportOf">;
+  /** Documents, payments, essays and the oath. */
+  onboarding: Pick<PersonalData<OnboardingExport>, "exportOf">;
+  /** Interview bookings with the interviewers' notes. */
+  interviews: Pick<PersonalData<OnlineInterview[]>, "exportOf">;
   audit: Pick<AuditLogService, "entriesAbout">;
 }
 
@@ -27,12 +33,15 @@ export class DataExportService {
 
   async exportOf(userId: string): Promise<DataExport> {
     const account = await this.sources.account.exportOf(userId);
-    const [formerEmails, sessions, memberships, appointments] = await Promise.all([
-      this.sources.formerEmails.exportOf(userId),
-      this.sources.sessions.exportOf(userId),
-      this.sources.memberships.exportOf(userId),
-      this.sources.appointments.exportOf(userId),
-    ]);
+    const [formerEmails, sessions, memberships, appointments, onboarding, interviews] =
+      await Promise.all([
+        this.sources.formerEmails.exportOf(userId),
+        this.sources.sessions.exportOf(userId),
+        this.sources.memberships.exportOf(userId),
+        this.sources.appointments.exportOf(userId),
+        this.sources.onboarding.exportOf(userId),
+        this.sources.interviews.exportOf(userId),
+      ]);
     // Acts by the account, and acts on it, on its applications and on its appointments.
     const auditEntries = await this.sources.audit.entriesAbout([
       userId,
@@ -46,6 +55,8 @@ export class DataExportService {
       sessions: sessions.map((session) => SessionExport.from(session)),
       memberships,
       appointments,
+      onboarding,
+      interviews,
       auditEntries,
     });
   }

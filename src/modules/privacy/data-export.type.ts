@@ -3,8 +3,10 @@ import { Field, ID, ObjectType } from "type-graphql";
 import { PayloadType } from "../../graphql/envelopes";
 import { AuditLogEntry } from "../audit/audit-log.type";
 import type { SessionRecord } from "../auth/session.model";
+import { OnlineInterview } from "../interviews/interview.type";
 import { Member } from "../members/member.type";
 import { OfficeHolder } from "../offices/office-holder.type";
+import { OnboardingExport } from "../onboarding/onboarding-export";
 import { User } from "../users/user.type";
 
 @ObjectType("SessionExport", {
@@ -52,6 +54,14 @@ export class DataExport {
   memberships!: Member[];
   @Field(() => [OfficeHolder], { description: "Appointments, ended ones included" })
   appointments!: OfficeHolder[];
+  @Field(() => OnboardingExport, {
+    description: "Onboarding documents, payments, essays and the oath",
+  })
+  onboarding!: OnboardingExport;
+  @Field(() => [OnlineInterview], {
+    description: "Online interview bookings, with the interviewers' notes",
+  })
+  interviews!: OnlineInterview[];
   @Field(() => [AuditLogEntry], { description: "Audit entries naming the account" })
   auditEntries!: AuditLogEntry[];
 }

@@ -1,9 +1,15 @@
-import { Field, ID, Int, ObjectType } from "type-graphql";
+import { Field, ID, Int, ObjectType, registerEnumType } from "type-graphql";
 import { DateTimeScalar } from "../../graphql/date-time";
 import { Role } from "./role";
 import type { UserRecord } from "./user.model";
 
 /** The public face of an account: never a hash, token or secret. */
+/** What the organisation's client shows of an account's standing (contract §13). */
+export enum AccountStatus {
+  ACTIVE = "ACTIVE",
+}
+registerEnumType(AccountStatus, { name: "AccountStatus" });
+
 @ObjectType("User", { simpleResolvers: true })
 export class User {
   @Field(() => ID)
@@ -33,6 +39,12 @@ export class User {
   @Field({ description: "Whether login asks for a TOTP code" })
   mfaEnabled!: boolean;
 
+  @Field({ description: "The same as mfaEnabled (the organisation's client reads this name)" })
+  isTwoFactorEnabled!: boolean;
+
+  @Field(() => AccountStatus, { description: "An account that exists is ACTIVE" })
+  accountStatus!: AccountStatus;
+
   static from(record: UserRecord): User {
     return Object.assign(new User(), {
       id: record._id,
@@ -44,6 +56,9 @@ export class User {
       updatedAt: record.updatedAt,
       isEmailVerified: record.isEmailVerified,
       mfaEnabled: record.mfaEnabled,
+      isTwoFactorEnabled: record.mfaEnabled,
+      // Erasure deletes an account outright: there is no suspended or closed one to show.
+      accountStatus: AccountStatus.ACTIVE,
     });
   }
 }

@@ -1,0 +1,143 @@
+import { isDuplicateKeyError } from "../../db/errors";
+import { ConflictError, NotFoundError } from "../../errors/app-errors";
+import { Pagination, type Page } from "../../graphql/envelopes";
+import { oathTakenMail } from "../../mail/onboarding-templates";
+import type { Caller } from "../auth/caller";
+import type { FileRefs } from "../files/file-refs";
+import type { Member } from "../members/member.type";
+import type { OnboardingMail } from "./onboarding-mail";
+import type { OnboardingRecords } from "./onboarding-members";
+import { OnboardingStep } from "./onboarding-steps";
+import type { PaymentService } from "./payment.service";
+import type { ProgressRepository } from "./progress.repository";
+import type { ProgressService } from "./progress.service";
+import type { MemberOnboarding, OnboardingListItem } from "./progress.type";
+import type { OnboardingListArgs, RecordOathArgs } from "./progress.input";
+import type { RequirementService } from "./requirement.service";
+import type { TrainingService } from "./training.service";
+
+const OATH_RECORDED = "The oath of this member is already recorded";
+
+/** What administrators see and decide of onboarding: the list, one member whole, the oath. */
+export class OnboardingAdminService {
+  constructor(
+    private readonly records: OnboardingRecords,
+    private readonly progress: ProgressService,
+    private readonly stored: ProgressRepository,
+    private readonly requirements: RequirementService,
+    private readonly payments: PaymentService,
+    private readonly training: TrainingService,
+    private readonly files: () => FileRefs,
+    private readonly mail: OnboardingMail,
+  ) {}
+
+  /** GET /onboarding: APPROVED, active members, newest first, with what each step misses. */
+  async list(
+    args: OnboardingListArgs,
+  ): Promise<Omit<Page<OnboardingListItem>, "code" | "message">> {
+    const { records, total } = await this.records.members.onboardingPage(
+      { step: args.step, search: args.search },
+      args.page,
+      args.limit,
+    );
+    const data = await Promise.all(
+      records.map(async (record) => {
+        const view = await this.progress.progressOf(record);
+        return {
+          memberId: record.memberId,
+          uniqueId: record.uniqueId,
+          fullName: record.fullName,
+          email: record.email,
+          currentStep: view.currentStep,
+          completedAt: view.completedAt,
+          steps: view.steps,
+        };
+      }),
+    );
+    return { data, pagination: Pagination.of(args.page, args.limit, total) };
+  }
+
+  /** `member(id)`: the administrator's view of one record (its onboarding is a field of it). */
+  async member(memberId: string): Promise<Member> {
+    const member = await this.records.members.present(memberId);
+    if (!member) throw new NotFoundError("No member record has this id");
+    return member;
+  }
+
+  /** `Member.onboarding`: null for a record that has none (not APPROVED, or archived). */
+  async ofMember(memberId: string): Promise<MemberOnboarding | null> {
+    const record = await this.records.members.byId(memberId);
+    if (!record || record.status !== "APPROVED") return null;
+    const gathered = await this.progress.gather(memberId);
+    const [requirements, payment, chaplaincy] = await Promise.all([
+      this.requirements.ofMember(memberId),
+      this.payments.ofMember(memberId),
+      this.training.chaplaincyOf(memberId),
+    ]);
+    const oath = gathered.progress?.oath ?? null;
+    return {
+      progress: this.progress.view(record, gathered),
+      requirements,
+      payment,
+      chaplaincy,
+      interview: gathered.interview,
+      assetsGeneratedAt: gathered.assets?.generatedAt ?? null,
+      oath: oath && {
+        takenAt: oath.takenAt,
+        place: oath.place,
+        officiant: oath.officiant,
+        recordedAt: oath.recordedAt,
+      },
+    };
+  }
+
+  /**
+   * The oath completes onboarding: every other step done and the interview PASSED (else 409
+   * naming what is missing); the member becomes an Associate Chaplain and is mailed the
+   * certificate.
+   */
+  async recordOath(caller: Caller, args: RecordOathArgs): Promise<Member> {
+    const record = await this.records.onboardingById(args.id);
+    const gathered = await this.progress.gather(record.memberId);
+    if (gathered.progress?.oath) throw new ConflictError(OATH_RECORDED);
+    const open = gathered.states.filter(
+      (state) => state.step !== OnboardingStep.OATH_TAKING && !state.done,
+    );
+    const missing = open.flatMap((state) => state.missing);
+    if (gathered.interview?.outcome !== "PASSED")
+      missing.push("The member must pass the online interview");
+    if (missing.length > 0) {
+      throw new ConflictError(`The oath needs every other step done first: ${missing.join("; ")}`);
+    }
+    const recordedAt = new Date();
+    const oath = {
+      takenAt: args.takenAt,
+      place: args.place.trim(),
+      officiant: args.officiant?.trim() || null,
+      recordedBy: caller.id,
+      recordedAt,
+    };
+    try {
+      await this.stored.recordOath(record, oath);
+    } catch (error) {
+      if (isDuplicateKeyError(error)) throw new ConflictError(OATH_RECORDED);
+      throw error;
+    }
+    const member = await this.records.members.completeOnboarding(
+      record.memberId,
+      OnboardingStep.OATH_TAKING,
+    );
+    if (!member) throw new ConflictError("The record is no longer APPROVED");
+    const certificateId = gathered.assets?.certificateFileId ?? null;
+    this.mail.toMember(record, async (recipient) =>
+      oathTakenMail({
+        ...recipient,
+        uniqueId: record.uniqueId,
+        takenAt: oath.takenAt,
+        place: oath.place,
+        certificate: certificateId ? await this.files().read(certificateId) : undefined,
+      }),
+    );
+    return member;
+  }
+}

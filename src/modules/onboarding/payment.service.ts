@@ -1,0 +1,165 @@
+import { isDuplicateKeyError } from "../../db/errors";
+import { ConflictError, ValidationError } from "../../errors/app-errors";
+import { Pagination, type Page } from "../../graphql/envelopes";
+import { paymentDecisionMail } from "../../mail/onboarding-templates";
+import type { Caller } from "../auth/caller";
+import type { FilePurpose, FileRefs, FileView } from "../files/file-refs";
+import type { OnboardingMail } from "./onboarding-mail";
+import type { OnboardingRecords } from "./onboarding-members";
+import { PaymentMethod, PaymentStatus, type PaymentRecord } from "./payment.model";
+import type { PaymentRepository } from "./payment.repository";
+import type { DecidePaymentArgs, PaymentListArgs, SavePaymentArgs } from "./payment.input";
+import type { MembershipPayment, SubmittedPayment } from "./payment.type";
+
+const VERIFIED_STAYS = "Your payment was already verified and cannot be changed";
+
+/** The membership fee (contract §11 "Payment"). */
+export class PaymentService {
+  constructor(
+    private readonly payments: PaymentRepository,
+    private readonly records: OnboardingRecords,
+    private readonly files: () => FileRefs,
+    private readonly mail: OnboardingMail,
+    private readonly fee: { amount: number; currency: string },
+  ) {}
+
+  /** GET /members/current/payment-checkout: null until one was submitted. */
+  async current(caller: Caller): Promise<MembershipPayment | null> {
+    const record = await this.records.current(caller.id);
+    const payment = record && (await this.payments.findOf(record.memberId));
+    return payment ? this.present(payment) : null;
+  }
+
+  async save(caller: Caller, args: SavePaymentArgs): Promise<MembershipPayment> {
+    const record = await this.records.currentOnboarding(caller.id);
+    const before = await this.payments.findOf(record.memberId);
+    if (before?.status === PaymentStatus.VERIFIED) throw new ConflictError(VERIFIED_STAYS);
+    const isPromissoryNote = args.isPromissoryNote === true;
+    const proof = args.proofFileId ?? args.proofOfPaymentUrl ?? null;
+    const note = args.promissoryNoteFileId ?? args.promissoryNoteUrl ?? null;
+    if (isPromissoryNote && !note) {
+      throw ValidationError.field("promissoryNoteUrl", "A promissory note needs its signed file");
+    }
+    if (!isPromissoryNote && args.paymentMethod !== PaymentMethod.CASH && !proof) {
+      throw ValidationError.field("proofOfPaymentUrl", "Attach the proof of your payment");
+    }
+    const claim = async (ref: string | null, purpose: FilePurpose, field: string) =>
+      ref ? this.files().claim(ref, { ownerId: caller.id, purposes: [purpose], field }) : null;
+    const proofFileId = await claim(
+      proof,
+      "PAYMENT_PROOF",
+      args.proofFileId ? "proofFileId" : "proofOfPaymentUrl",
+    );
+    const promissoryNoteFileId = isPromissoryNote
+      ? await claim(
+          note,
+          "PROMISSORY_NOTE",
+          args.promissoryNoteFileId ? "promissoryNoteFileId" : "promissoryNoteUrl",
+        )
+      : null;
+    let saved: PaymentRecord | null;
+    try {
+      saved = await this.payments.submit(record.memberId, {
+        userId: record.userId,
+        paymentMethod: args.paymentMethod,
+        proofFileId,
+        isPromissoryNote,
+        promissoryNoteFileId,
+        amount: this.fee.amount,
+        currency: this.fee.currency,
+      });
+    } catch (error) {
+      if (isDuplicateKeyError(error)) throw new ConflictError(VERIFIED_STAYS);
+      throw error;
+    }
+    const dropped = [before?.proofFileId, before?.promissoryNoteFileId].filter(
+      (id): id is string => Boolean(id) && id !== proofFileId && id !== promissoryNoteFileId,
+    );
+    if (dropped.length > 0) await this.files().release(dropped);
+    return this.present(saved!);
+  }
+
+  /** An administrator verifies or rejects a SUBMITTED payment; the member is mailed. */
+  async decide(caller: Caller, args: DecidePaymentArgs): Promise<MembershipPayment> {
+    const note = args.note?.trim() || null;
+    if (args.status === PaymentStatus.REJECTED && !note) {
+      throw ValidationError.field(
+        "note",
+        "Say why the payment is rejected: the member is mailed the note",
+      );
+    }
+    const record = await this.records.byId(args.id);
+    const decided = await this.payments.decide(record.memberId, {
+      status: args.status,
+      reviewNote: note,
+      reviewedBy: caller.id,
+    });
+    if (!decided) {
+      const current = await this.payments.findOf(record.memberId);
+      throw new ConflictError(
+        current
+          ? `The payment is ${current.status}, not SUBMITTED`
+          : "The member has submitted no payment",
+      );
+    }
+    this.mail.toMember(record, (recipient) =>
+      paymentDecisionMail({
+        ...recipient,
+        status: decided.status,
+        note,
+        amount: decided.amount,
+        currency: decided.currency,
+      }),
+    );
+    return this.present(decided);
+  }
+
+  /** GET /payments: one status (SUBMITTED by default), oldest first. */
+  async list(args: PaymentListArgs): Promise<Omit<Page<SubmittedPayment>, "code" | "message">> {
+    const { records, total } = await this.payments.page(args.status, args);
+    const members = await this.records.members.byIds(records.map((record) => record._id));
+    const data = await Promise.all(
+      records.map(async (payment) => {
+        const member = members.get(payment._id);
+        return {
+          ...(await this.present(payment)),
+          memberId: payment._id,
+          uniqueId: member?.uniqueId ?? null,
+          fullName: member?.fullName ?? "",
+        };
+      }),
+    );
+    return { data, pagination: Pagination.of(args.page, args.limit, total) };
+  }
+
+  async status(memberId: string): Promise<PaymentStatus | null> {
+    return (await this.payments.findOf(memberId))?.status ?? null;
+  }
+
+  async ofMember(memberId: string): Promise<MembershipPayment | null> {
+    const payment = await this.payments.findOf(memberId);
+    return payment ? this.present(payment) : null;
+  }
+
+  private async present(payment: PaymentRecord): Promise<MembershipPayment> {
+    const ids = [payment.proofFileId, payment.promissoryNoteFileId].filter(
+      (id): id is string => id !== null,
+    );
+    const views = ids.length > 0 ? await this.files().describe(ids) : new Map<string, FileView>();
+    const urlOf = (id: string | null) => (id ? (views.get(id)?.fileUrl ?? null) : null);
+    return {
+      paymentMethod: payment.paymentMethod,
+      proofOfPaymentUrl: urlOf(payment.proofFileId),
+      proofFileId: payment.proofFileId,
+      isPromissoryNote: payment.isPromissoryNote,
+      promissoryNoteUrl: urlOf(payment.promissoryNoteFileId),
+      promissoryNoteFileId: payment.promissoryNoteFileId,
+      amount: payment.amount,
+      currency: payment.currency,
+      status: payment.status,
+      reviewNote: payment.reviewNote,
+      submittedAt: payment.submittedAt,
+      verifiedAt: payment.verifiedAt,
+    };
+  }
+}
