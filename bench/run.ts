@@ -27,6 +27,7 @@ import { signInBurst } from "./sign-in-burst";
 import { measureReaderGain } from "./ferretdb-reader";
 import { measureFileTransfers } from "./file-transfers";
 import { measureMemberReads } from "./member-reads";
+import { ensureEvents } from "./public-events";
 import { childResidentMb, cpuMicros, residentMb } from "./processes";
 import { renderReport, type ReportInput, type SizeResult } from "./report";
 import type { Measured } from "./report-sections";
@@ -189,6 +190,7 @@ export async function runBench(options: BenchOptions): Promise<ReportInput> {
     let target: TargetPart | undefined;
     for (const members of options.sizes) {
       await removeRunLeftovers(engine.uri, members);
+      await ensureEvents(engine.uri, members);
       const service = await startService(engine, members);
       try {
         const session = await openSession(service);
@@ -247,6 +249,7 @@ async function quickRun(options: BenchOptions): Promise<void> {
     const sizes = options.only === "members" ? options.sizes : [options.targetSize];
     for (const members of sizes) {
       await removeRunLeftovers(engine.uri, members);
+      await ensureEvents(engine.uri, members);
       const service = await startService(engine, members);
       try {
         const session = await openSession(service);

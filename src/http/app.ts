@@ -24,6 +24,7 @@ import { operationsRoutes, serviceRoot } from "./operations";
 import { describeMemberExport, memberExportRoute } from "./member-export";
 import { fileRoutes } from "./file-routes";
 import { jsonBody } from "./json-body";
+import { RevalidationMemory } from "./rest/public-cache";
 import { API_BASE, createRestApi } from "./rest/rest-api";
 
 export interface AppParts {
@@ -44,6 +45,8 @@ export async function createApp(
   });
   const app = express();
   useRequestShell(app, config, services, log);
+  const revalidation = new RevalidationMemory();
+  app.use(revalidation.watchWrites);
 
   const rest = createRestApi({
     schema,
@@ -51,6 +54,7 @@ export async function createApp(
     exposeErrorDetail,
     bodyLimitBytes: config.bodyLimitBytes,
     consumePublicRead: (ip) => services.rateLimits.consumePublicRead(ip),
+    revalidation,
   });
   describeMemberExport(rest.openApi);
   // One mount for everything under /api/v1: each mount a request passes rewrites its URL, which

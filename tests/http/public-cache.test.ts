@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { approvedMemberOf, bearer, buildBranchService, buildOffice } from "../support/factories";
+import { rawDb } from "../support/raw-db";
 import { startScenario } from "../support/scenario";
 import type { TestApp } from "../support/test-app";
 
@@ -59,6 +60,22 @@ describe("public cached reads", () => {
     expect(after.status).toBe(200);
     expect(after.body.data.description).toBe("Care for the sick and their families");
     expect(after.headers.etag).not.toBe(before.headers.etag);
+  });
+
+  it("answers a revalidation from the ETag it remembers, until a request that may write", async () => {
+    const id = (await buildBranchService(app, admin)).id;
+    const url = `/api/v1/branch-service/${id}`;
+    const first = await app.http().get(url);
+    // Changed behind the service's back: a revalidation within seconds does not read again.
+    await rawDb(app).branchServices.updateOne({ _id: id }, { $set: { description: "Changed" } });
+    const remembered = await app.http().get(url).set("if-none-match", first.headers.etag);
+    expect(remembered.status).toBe(304);
+    expect(remembered.headers.etag).toBe(first.headers.etag);
+    // Any request that may write makes the service read again.
+    await app.http().post("/graphql").send({ query: "{ __typename }" });
+    const reread = await app.http().get(url).set("if-none-match", first.headers.etag);
+    expect(reread.status).toBe(200);
+    expect(reread.body.data.description).toBe("Changed");
   });
 
   it("leaves errors and non-public reads uncacheable, without an ETag", async () => {

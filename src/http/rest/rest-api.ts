@@ -25,7 +25,7 @@ import type { RequestContext } from "../../graphql/context";
 import { restRoutes, type RestRoute } from "../../graphql/rest-route";
 import { jsonBody } from "../json-body";
 import { completeOpenApi, openApiFrame } from "./openapi";
-import { publicReadLimit, sendPublicRead } from "./public-cache";
+import { publicReadLimit, sendPublicRead, type RevalidationMemory } from "./public-cache";
 
 export const API_BASE = "/api/v1";
 
@@ -38,6 +38,8 @@ export interface RestApiOptions {
   bodyLimitBytes: number;
   /** Takes one request of the caller's IP from the public-read bucket (RateLimits). */
   consumePublicRead: (ip: string) => Promise<void>;
+  /** Answers revalidations of recent public reads without running them (public-cache.ts). */
+  revalidation?: RevalidationMemory;
 }
 
 /** What the gate checked for this request, kept on its context for the execute step. */
@@ -91,12 +93,14 @@ export function createRestApi(options: RestApiOptions) {
     async (req, res) => {
       const response = await sofa.handleNodeRequestAndResponse(req, res, { req, res });
       if (publicCache && response.status === 200) {
-        sendPublicRead(req, res, response.headers, await response.text());
+        const body = await response.text();
+        sendPublicRead(req, res, response.headers, body, options.revalidation);
       } else {
         await send(response, res);
       }
     };
-  const publicRead = publicReadLimit(options.consumePublicRead);
+  const memory = options.revalidation?.answerFromMemory;
+  const publicRead = [publicReadLimit(options.consumePublicRead), ...(memory ? [memory] : [])];
 
   const router = express.Router();
   for (const route of routes) {
@@ -104,7 +108,7 @@ export function createRestApi(options: RestApiOptions) {
     const chain = hasBody(route)
       ? [...jsonBody(options.bodyLimitBytes, true), gate]
       : route.publicCache
-        ? [publicRead, gate]
+        ? [...publicRead, gate]
         : [gate];
     const sofaRun = runSofa(route.publicCache === true);
     const run = route.aliasOf ? runAs(route.aliasOf.path, sofaRun) : sofaRun;
