@@ -100,14 +100,6 @@ export class MemberRepository {
       .exec();
   }
 
-  /** An APPROVED record that is not archived, or null (the public credential check). */
-  findApproved(id: string): Promise<MemberRecord | null> {
-    return this.members
-      .findOne({ _id: id, status: MemberStatus.APPROVED, archivedAt: null })
-      .lean<MemberRecord>()
-      .exec();
-  }
-
   /** The APPROVED, unarchived records among `ids`: their names and uniqueId only. */
   approvedNames(ids: readonly string[]): Promise<NamedMember[]> {
     return this.members
