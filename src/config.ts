@@ -1,3 +1,5 @@
+// One file on purpose, past the usual size: every setting is read and validated here once at
+// start, so a reader finds each variable, its default and its refusal in one place.
 import fs from "node:fs";
 import path from "node:path";
 import { parseEnv } from "node:util";

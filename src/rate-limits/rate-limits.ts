@@ -1,3 +1,5 @@
+// Past the usual size on purpose: every bucket (per address, public reads, account actions,
+// logins, uploads) shares one Redis client and one refusal shape, kept together here.
 import { createHash } from "node:crypto";
 import Redis from "ioredis";
 import {

@@ -1,3 +1,5 @@
+// Past the usual size on purpose: the member record's shape, its sealed fields and every index
+// that serves a member query sit together, so a query and the index it needs are read at once.
 import { Schema, type Connection, type Model } from "mongoose";
 import type { FieldCipher } from "../../db/field-cipher";
 import { searchableText } from "../../db/search-text";
