@@ -117,7 +117,8 @@ beforeAll(async () => {
   });
   expect(login.status).toBe(200);
   token = (login.body as { accessToken: string }).accessToken;
-}, 90_000);
+  // Seeding 15 000 records is the fixture, not a measurement: on a busy machine it takes minutes.
+}, 240_000);
 
 afterAll(async () => {
   await stopAll([service]);

@@ -8,6 +8,7 @@ import { Audit, NotAudited, byArg, listOrSearch, noTarget } from "../audit/audit
 import { CurrentCaller, type Caller } from "../auth/caller";
 import { MemberProfile } from "../members/member-profile.type";
 import { Member, MemberPayload } from "../members/member.type";
+import { MemberStatus } from "../members/member.enums";
 import { Role } from "../users/role";
 import { MoveStepArgs, OnboardingListArgs, RecordOathArgs } from "./progress.input";
 import {
@@ -117,6 +118,9 @@ export class MemberProfileOnboardingResolver {
     @Root() profile: MemberProfile,
     @Ctx() ctx: RequestContext,
   ): Promise<OnboardingProgress | null> {
+    // Only an APPROVED, active record has onboarding: the profile already says so, and a page of
+    // users whose records are still pending reads nothing more.
+    if (profile.status !== MemberStatus.APPROVED || !profile.isActive) return Promise.resolve(null);
     return ctx.services.onboarding.progress.progressOfId(profile.id);
   }
 }
