@@ -121,6 +121,12 @@ describe("POST /auth/mfa/setup", () => {
       message: expect.any(String),
       secret: expect.stringMatching(BASE32),
       otpauthUri: expect.stringMatching(/^otpauth:\/\/totp\//),
+      // The web client's shape of the same answer (contract §13), with a QR code to scan.
+      data: {
+        secret: response.body.secret,
+        otpauthUrl: response.body.otpauthUri,
+        qrCodeDataUrl: expect.stringMatching(/^data:image\/png;base64,/),
+      },
     });
     const { secret, otpauthUri } = response.body as { secret: string; otpauthUri: string };
     expect(secret.length).toBeGreaterThanOrEqual(16);

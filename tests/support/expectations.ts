@@ -8,11 +8,13 @@ export const UNKNOWN_ID = "01890a5d-ac96-774b-bcce-b302099a8057";
 
 /** Exactly what a User may show (contract §2.1, plus mfaEnabled and §5's memberProfile). */
 export const PUBLIC_USER_KEYS = [
+  "accountStatus",
   "avatar",
   "createdAt",
   "email",
   "id",
   "isEmailVerified",
+  "isTwoFactorEnabled",
   "memberProfile",
   "mfaEnabled",
   "name",
