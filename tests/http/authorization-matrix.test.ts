@@ -1205,6 +1205,32 @@ describe("object-level: a MEMBER sees and changes only their own data", () => {
     expectNoPersonalDataOfHolder(response.text);
   });
 
+  it("the /members/current onboarding routes act on the caller's record and files only", async () => {
+    const [carol, dave] = [await approvedRecord(), await approvedRecord()];
+    const daveFile = await uploadedPhoto(dave.user);
+    const read = await api()
+      .get(`${API_BASE}/members/current/requirements`)
+      .set(bearer(carol.user))
+      .query({ memberId: dave.recordId, id: dave.recordId });
+    expect(statusAndBody(read)).toMatchObject({
+      status: 200,
+      body: { data: { memberId: carol.recordId } },
+    });
+    const claimed = await api()
+      .put(`${API_BASE}/members/current/requirements`)
+      .set(bearer(carol.user))
+      .send({ attachments: [{ type: "PHOTO_2X2", fileId: daveFile }] });
+    expect(statusAndBody(claimed)).toMatchObject({
+      status: 400,
+      body: { code: "VALIDATION_ERROR", errors: [{ path: "attachments.0.fileId" }] },
+    });
+    const after = await api()
+      .get(`${API_BASE}/members/current/requirements`)
+      .set(bearer(carol.user));
+    expect(after.body.data.requirements).toEqual([]);
+    expect(after.text).not.toContain(daveFile);
+  });
+
   it("offers nothing but id and name of a holder through the GraphQL schema", () => {
     const type = schema.getType("OfficeHolderMember");
     expect(isObjectType(type) && Object.keys(type.getFields()).sort()).toEqual(["id", "name"]);
