@@ -102,6 +102,14 @@ let post: { id: string };
 const EVENT = { name: "Matrix event", category: "OTHER", type: "ONSITE", startsAt: "2027-01-01" };
 /** An APPROVED member record holding `office`, with personal data nobody else should see. */
 let holder: { user: TestUser; recordId: string };
+/** A lesson and an essay question of the catalogue, changed by the administrators' updates. */
+let lesson: { course: string; id: number };
+let question: { id: number };
+/** An APPROVED record whose 2x2 photo waits for review. */
+let reviewed: { user: TestUser; recordId: string };
+/** An APPROVED record whose payment is submitted again before each decision. */
+let payer: { user: TestUser; recordId: string };
+const LESSON = { course: "PRE_ORIENTATION", title: "Matrix lesson" };
 
 const HOLDER_PRIVATE = {
   mobilePhoneNumber: "09995550101",
@@ -134,10 +142,10 @@ async function createOffice(): Promise<{ id: string }> {
 }
 
 /** An administrator's create through REST (201), answering the record. */
-async function createAs(path: string, body: object): Promise<{ id: string }> {
+async function createAs<T = { id: string }>(path: string, body: object): Promise<T> {
   const response = await api().post(`${API_BASE}${path}`).set(bearer(admin)).send(body);
   assertStatus(response, 201, `POST ${path}`);
-  return response.body.data as { id: string };
+  return response.body.data as T;
 }
 
 async function pendingRecord(application: Record<string, unknown> = {}) {
@@ -173,6 +181,8 @@ const currentStep = () => Math.floor(Date.now() / 1000 / PERIOD_SECONDS);
 const codeAt = (secret: string, step: number) => generate({ secret, epoch: step * PERIOD_SECONDS });
 /** A code of the right shape that is not checked: the caller is refused before that. */
 const UNCHECKED_CODE = "000000";
+/** A file id of the right shape for a caller refused before it is looked at. */
+const UNKNOWN_FILE = "0193a8f0-0000-7000-8000-000000000000";
 
 async function startMfa(user: TestUser): Promise<string> {
   const response = await api().post(`${API_BASE}/auth/mfa/setup`).set(bearer(user)).send({});
@@ -233,12 +243,7 @@ async function offerInterviews(interviewer: TestUser): Promise<void> {
 /** A booking's arguments for `user`, whose record is then approved, with `interviewer`'s next free slot. */
 async function bookingFor(user: TestUser, interviewer: TestUser) {
   await offerInterviews(interviewer);
-  const record = await applyAs(app, user);
-  const approve = await api()
-    .patch(`${API_BASE}/members/${record.id}/status`)
-    .set(bearer(admin))
-    .send({ status: "APPROVED" });
-  assertStatus(approve, 200, "approve");
+  const memberId = await approvedApplicationOf(user);
   const listed = await api().get(`${API_BASE}/interviewers`).set(bearer(user));
   assertStatus(listed, 200, "interviewers");
   const offers = listed.body.data as {
@@ -251,12 +256,22 @@ async function bookingFor(user: TestUser, interviewer: TestUser) {
     timeZone: "UTC",
   });
   const body = { interviewerId: interviewer.id, day: day.toUpperCase(), timeSlot: slot.timeSlot };
-  return { memberId: record.id, body };
+  return { memberId, body };
 }
 
-/** `user`'s record approved, with a 2x2 photo and a verified payment: ready for its ID card. */
-async function readyForIdCard(user: TestUser): Promise<void> {
-  await bookingFor(user, sharedCallers[Role.OFFICER]);
+/** `user`'s own application, approved: what the /members/current onboarding routes act on. */
+async function approvedApplicationOf(user: TestUser): Promise<string> {
+  const record = await applyAs(app, user);
+  const approve = await api()
+    .patch(`${API_BASE}/members/${record.id}/status`)
+    .set(bearer(admin))
+    .send({ status: "APPROVED" });
+  assertStatus(approve, 200, "approve");
+  return record.id;
+}
+
+/** A 2x2 portrait `user` uploaded (purpose REQUIREMENT), not attached to anything yet. */
+async function uploadedPhoto(user: TestUser): Promise<string> {
   const photo = readFileSync(path.join(__dirname, "../fixtures/photos/portrait-2x2.jpg"));
   const uploaded = await api()
     .post(`${API_BASE}/files`)
@@ -264,24 +279,84 @@ async function readyForIdCard(user: TestUser): Promise<void> {
     .field("purpose", "REQUIREMENT")
     .attach("file", photo, { filename: "photo.jpg", contentType: "image/jpeg" });
   assertStatus(uploaded, 201, "upload");
-  const photoId = (uploaded.body as { data: { id: string } }).data.id;
+  return (uploaded.body as { data: { id: string } }).data.id;
+}
+
+/** `user`'s (approved) record given a 2x2 photo, waiting for review. */
+async function withPhoto(user: TestUser): Promise<void> {
   const saved = await api()
     .put(`${API_BASE}/members/current/requirements`)
     .set(bearer(user))
-    .send({ attachments: [{ type: "PHOTO_2X2", fileId: photoId }] });
+    .send({ attachments: [{ type: "PHOTO_2X2", fileId: await uploadedPhoto(user) }] });
   assertStatus(saved, 200, "saveCurrentRequirements");
+}
+
+/** `user` submits the fee in cash: their payment is SUBMITTED (again). */
+async function payCash(user: TestUser): Promise<void> {
   const paid = await api()
     .put(`${API_BASE}/members/current/payment-checkout`)
     .set(bearer(user))
     .send({ paymentMethod: "CASH" });
   assertStatus(paid, 200, "savePayment");
-  const current = await api().get(`${API_BASE}/members/current/requirements`).set(bearer(user));
-  const memberId = (current.body as { data: { memberId: string } }).data.memberId;
+}
+
+/**
+ * `user`'s record approved, with a 2x2 photo and a verified payment: ready for its ID card.
+ * Answers the record's id and a booking of the shared officer's next free slot.
+ */
+async function readyForIdCard(user: TestUser) {
+  const booking = await bookingFor(user, sharedCallers[Role.OFFICER]);
+  await withPhoto(user);
+  await payCash(user);
   const verified = await api()
-    .patch(`${API_BASE}/members/${memberId}/payment`)
+    .patch(`${API_BASE}/members/${booking.memberId}/payment`)
     .set(bearer(admin))
     .send({ status: "VERIFIED" });
   assertStatus(verified, 200, "decidePayment");
+  return booking;
+}
+
+/** `user` completes every lesson of `course`, and for Chaplaincy 101 answers every essay. */
+async function completeCourse(user: TestUser, course: "PRE_ORIENTATION" | "CHAPLAINCY_101") {
+  const lessons = await api().get(`${API_BASE}/lessons`).set(bearer(user)).query({ course });
+  assertStatus(lessons, 200, "lessons");
+  const completedLessonIds = (lessons.body.data as { id: number }[]).map((lesson) => lesson.id);
+  if (course === "PRE_ORIENTATION") {
+    const saved = await api()
+      .put(`${API_BASE}/members/current/onboarding-progress/pre-orientation`)
+      .set(bearer(user))
+      .send({ completedLessonIds, isCompleted: true });
+    assertStatus(saved, 200, "savePreOrientation");
+    return;
+  }
+  const questions = await api().get(`${API_BASE}/essay-questions`).set(bearer(user));
+  assertStatus(questions, 200, "essayQuestions");
+  const essayAnswers = Object.fromEntries(
+    (questions.body.data as { id: number }[]).map(({ id }) => [String(id), `Answer ${id}.`]),
+  );
+  const saved = await api()
+    .put(`${API_BASE}/members/current/chaplaincy-training`)
+    .set(bearer(user))
+    .send({ completedLessonIds, essayAnswers, isCompleted: true });
+  assertStatus(saved, 200, "saveChaplaincyTraining");
+}
+
+/** A member record with every step done and its interview PASSED: ready for the oath. */
+async function readyForOath(): Promise<string> {
+  const user = await buildUser(app, { name: "Oath Taker" });
+  const { memberId, body } = await readyForIdCard(user);
+  const put = (route: string, send: object) =>
+    api().put(`${API_BASE}${route}`).set(bearer(user)).send(send);
+  assertStatus(await put("/members/current/online-interview", body), 200, "book");
+  assertStatus(await put("/members/current/id-generation", {}), 200, "generate");
+  await completeCourse(user, "PRE_ORIENTATION");
+  await completeCourse(user, "CHAPLAINCY_101");
+  const passed = await api()
+    .patch(`${API_BASE}/members/${memberId}/interview`)
+    .set(bearer(sharedCallers[Role.OFFICER]))
+    .send({ outcome: "PASSED" });
+  assertStatus(passed, 200, "recordInterviewOutcome");
+  return memberId;
 }
 
 /** A member record booked with `interviewer` (an officer, or the shared officer). */
@@ -541,6 +616,92 @@ const MATRIX: Record<Operation, Expectation> = {
     access: "admin",
     call: async () => args({ id: (await buildBranchService(app, admin)).id }),
   },
+  // Onboarding: the caller's own record (each shared caller has an APPROVED one)
+  "Query.currentRequirements": { access: "signed-in", call: () => args() },
+  "Mutation.saveCurrentRequirements": {
+    access: "signed-in",
+    call: async (caller) =>
+      args({
+        attachments: [
+          { type: "PHOTO_2X2", fileId: caller ? await uploadedPhoto(caller) : UNKNOWN_FILE },
+        ],
+      }),
+  },
+  "Query.onboardingProgress": { access: "signed-in", call: () => args() },
+  // Back (or staying) is always allowed.
+  "Mutation.moveOnboardingStep": {
+    access: "signed-in",
+    call: () => args({ currentStep: "REQUIREMENTS" }),
+  },
+  "Mutation.savePreOrientation": {
+    access: "signed-in",
+    call: () => args({ completedLessonIds: [lesson.id] }),
+  },
+  "Query.chaplaincyTraining": { access: "signed-in", call: () => args() },
+  "Mutation.saveChaplaincyTraining": {
+    access: "signed-in",
+    call: () => args({ completedLessonIds: [], essayAnswers: { [question.id]: "I listen." } }),
+  },
+  "Query.currentPayment": { access: "signed-in", call: () => args() },
+  "Mutation.savePayment": { access: "signed-in", call: () => args({ paymentMethod: "CASH" }) },
+  // Onboarding: the administrators' side
+  "Query.pendingRequirements": { access: "admin", call: () => args() },
+  "Mutation.reviewRequirement": {
+    access: "admin",
+    call: () => args({ id: reviewed.recordId, type: "PHOTO_2X2", reviewStatus: "APPROVED" }),
+  },
+  "Query.payments": { access: "admin", call: () => args() },
+  "Mutation.decidePayment": {
+    access: "admin",
+    call: async () => {
+      await payCash(payer.user);
+      return args({ id: payer.recordId, status: "REJECTED", note: "The receipt is unreadable" });
+    },
+  },
+  "Query.onboardingMembers": { access: "admin", call: () => args() },
+  "Query.member": { access: "admin", call: () => args({ id: holder.recordId }) },
+  "Mutation.recordOath": {
+    access: "admin",
+    // Only an ADMIN's call needs a record ready for it; the others are refused before the
+    // record is looked at (a record that is not ready would answer 409, not 403, all the same).
+    call: async (caller) =>
+      args({
+        id: caller?.role === Role.ADMIN ? await readyForOath() : holder.recordId,
+        takenAt: "2026-12-05T00:00:00.000Z",
+        place: "Matrix chapel",
+      }),
+  },
+  // Onboarding: the courses' catalogue
+  "Query.lessons": { access: "signed-in", call: () => args({ course: "PRE_ORIENTATION" }) },
+  "Mutation.createLesson": {
+    access: "admin",
+    call: () => args({ ...LESSON, title: unique("Lesson") }),
+  },
+  "Mutation.updateLesson": {
+    access: "admin",
+    call: () => args({ course: lesson.course, id: lesson.id, title: unique("Lesson") }),
+  },
+  "Mutation.deleteLesson": {
+    access: "admin",
+    call: async () => {
+      const fresh = await createAs<typeof lesson>("/lessons", LESSON);
+      return args({ course: fresh.course, id: fresh.id });
+    },
+  },
+  "Query.essayQuestions": { access: "signed-in", call: () => args() },
+  "Mutation.createEssayQuestion": {
+    access: "admin",
+    call: () => args({ prompt: unique("Why") }),
+  },
+  "Mutation.updateEssayQuestion": {
+    access: "admin",
+    call: () => args({ id: question.id, prompt: unique("Why") }),
+  },
+  "Mutation.deleteEssayQuestion": {
+    access: "admin",
+    call: async () =>
+      args({ id: (await createAs<typeof question>("/essay-questions", { prompt: "x?" })).id }),
+  },
   // Events and news
   "Query.publicEvents": { access: "public", call: () => args() },
   "Query.publicEvent": { access: "public", call: () => args({ id: event.id }) },
@@ -602,9 +763,12 @@ function callRest(route: RestRoute, caller: TestUser | null, call: Call) {
   const remaining = { ...call.args };
   const path = route.path.replace(/:(\w+)/g, (_match, name: string) => {
     const value = remaining[name];
-    if (typeof value !== "string") throw new Error(`${route.path}: no value for :${name}`);
+    // Integer ids (lessons, essay questions) travel as numbers for GraphQL's Int.
+    if (typeof value !== "string" && typeof value !== "number") {
+      throw new Error(`${route.path}: no value for :${name}`);
+    }
     delete remaining[name];
-    return encodeURIComponent(value);
+    return encodeURIComponent(String(value));
   });
   const method = route.method.toLowerCase() as "get" | "post" | "put" | "patch" | "delete";
   const request = api()[method](`${API_BASE}${path}`);
@@ -717,6 +881,13 @@ beforeAll(async () => {
   post = await createAs("/news-blogs/create", { title: "Matrix news", status: "PUBLISHED" });
   holder = await approvedRecord({ firstName: "Hidden", lastName: "Holder", ...HOLDER_PRIVATE });
   await appoint(office.id, holder.recordId);
+  lesson = await createAs<typeof lesson>("/lessons", LESSON);
+  question = await createAs<typeof question>("/essay-questions", { prompt: "Why serve?" });
+  reviewed = await approvedRecord();
+  await withPhoto(reviewed.user);
+  payer = await approvedRecord();
+  // The /members/current onboarding routes act on the caller's own APPROVED record.
+  for (const caller of Object.values(sharedCallers)) await approvedApplicationOf(caller);
 });
 afterAll(() => app.close());
 
@@ -1032,6 +1203,32 @@ describe("object-level: a MEMBER sees and changes only their own data", () => {
       expect.objectContaining({ member: { id: holder.recordId, name: "Hidden Holder" } }),
     ]);
     expectNoPersonalDataOfHolder(response.text);
+  });
+
+  it("the /members/current onboarding routes act on the caller's record and files only", async () => {
+    const [carol, dave] = [await approvedRecord(), await approvedRecord()];
+    const daveFile = await uploadedPhoto(dave.user);
+    const read = await api()
+      .get(`${API_BASE}/members/current/requirements`)
+      .set(bearer(carol.user))
+      .query({ memberId: dave.recordId, id: dave.recordId });
+    expect(statusAndBody(read)).toMatchObject({
+      status: 200,
+      body: { data: { memberId: carol.recordId } },
+    });
+    const claimed = await api()
+      .put(`${API_BASE}/members/current/requirements`)
+      .set(bearer(carol.user))
+      .send({ attachments: [{ type: "PHOTO_2X2", fileId: daveFile }] });
+    expect(statusAndBody(claimed)).toMatchObject({
+      status: 400,
+      body: { code: "VALIDATION_ERROR", errors: [{ path: "attachments.0.fileId" }] },
+    });
+    const after = await api()
+      .get(`${API_BASE}/members/current/requirements`)
+      .set(bearer(carol.user));
+    expect(after.body.data.requirements).toEqual([]);
+    expect(after.text).not.toContain(daveFile);
   });
 
   it("offers nothing but id and name of a holder through the GraphQL schema", () => {

@@ -149,7 +149,8 @@ const FUZZED_ROUTES: Pick<RestRoute, "method" | "path">[] = [...REST_ROUTES, ...
 /**
  * Reads that append an audit entry when they answer (issues 8 and 35): every CSV export, an
  * administrator's export of one person's data, and an administrator's reads of accounts and
- * member records, and the interview schedule.
+ * member records, the interview schedule, and the onboarding's lists of members, documents
+ * and payments.
  */
 const AUDITED_READS = new Set([
   `get ${MEMBER_EXPORT_PATH}`,
@@ -158,7 +159,11 @@ const AUDITED_READS = new Set([
   "get /users/{userId}",
   "get /members",
   "get /members/pending",
+  "get /members/{id}",
   "get /interviews",
+  "get /onboarding",
+  "get /requirements/pending",
+  "get /payments",
 ]);
 
 /* ----------------------------------------------------------------------- arbitraries -- */
