@@ -156,6 +156,32 @@ describe("docker-compose.yml", () => {
     execFileSync("bash", ["-n", path.join(root, "deploy/backup.sh")]);
   });
 
+  it("archives the uploaded files beside each dump, and restores them", () => {
+    expect(backup.volumes).toEqual(expect.arrayContaining(["s3-data:/files-data"]));
+    const work = fs.mkdtempSync(path.join(os.tmpdir(), "backup-files-"));
+    const [store, backups] = ["store", "backups"].map((name) => path.join(work, name));
+    for (const dir of [store, backups]) fs.mkdirSync(dir);
+    fs.mkdirSync(path.join(store, "buckets"));
+    fs.writeFileSync(path.join(store, "buckets", "volume.dat"), "the bytes of a 2x2 photo");
+    const env = { ...process.env, BACKUP_DIR: backups, FILES_DATA_DIR: store };
+    const script = path.join(root, "deploy/backup.sh");
+    try {
+      execFileSync("bash", [script, "files-once"], { env });
+      const [archive] = fs.readdirSync(backups);
+      expect(archive).toMatch(/^files-\d{8}T\d{6}Z\.tar\.gz$/);
+      // The store is lost, then written back from the archive.
+      fs.writeFileSync(path.join(store, "buckets", "volume.dat"), "overwritten");
+      fs.writeFileSync(path.join(store, "stray"), "not in the backup");
+      execFileSync("bash", [script, "restore-files", path.join(backups, archive)], { env });
+      expect(fs.readFileSync(path.join(store, "buckets", "volume.dat"), "utf8")).toBe(
+        "the bytes of a 2x2 photo",
+      );
+      expect(fs.existsSync(path.join(store, "stray"))).toBe(false);
+    } finally {
+      fs.rmSync(work, { recursive: true, force: true });
+    }
+  });
+
   it("gives every replica one S3-compatible store for files, encrypted at rest", () => {
     const s3 = compose.services.s3;
     expect(s3.environment).toMatchObject({
