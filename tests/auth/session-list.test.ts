@@ -66,8 +66,22 @@ describe("GET /auth/sessions", () => {
         expect.objectContaining({ id: sessionIdOf(user.token), current: false }),
         expect.objectContaining({ current: false }),
       ],
+      // The web client's shape of the same list (contract §13).
+      data: {
+        currentSession: expect.objectContaining({
+          id: sessionIdOf(laptop.token),
+          isCurrent: true,
+          ipAddress: expect.any(String),
+          expiredAt: expect.stringMatching(ISO),
+        }),
+        sessions: expect.any(Array),
+      },
     });
     const ids = (response.body.sessions as { id: string }[]).map((session) => session.id);
+    const clientIds = (response.body.data.sessions as { id: string; isCurrent: boolean }[]).map(
+      (session) => session.id,
+    );
+    expect(clientIds).toEqual(ids);
     expect(ids).not.toContain(sessionIdOf(ended.token));
     expect(ids).not.toContain(sessionIdOf(stranger.token));
   });
