@@ -54,6 +54,9 @@ describe("GET /auth/sessions", () => {
           createdAt: expect.stringMatching(ISO),
           lastUsedAt: expect.stringMatching(ISO),
           current: false,
+          isCurrent: false,
+          ipAddress: expect.any(String),
+          expiredAt: expect.stringMatching(ISO),
         },
         {
           id: sessionIdOf(laptop.token),
@@ -61,6 +64,9 @@ describe("GET /auth/sessions", () => {
           createdAt: expect.stringMatching(ISO),
           lastUsedAt: expect.stringMatching(ISO),
           current: true,
+          isCurrent: true,
+          ipAddress: expect.any(String),
+          expiredAt: expect.stringMatching(ISO),
         },
         // buildUser's login, and before it the registration's own sign-in.
         expect.objectContaining({ id: sessionIdOf(user.token), current: false }),

@@ -40,7 +40,11 @@ export class PaymentResolver {
     return ok(await ctx.services.onboarding.payments.save(caller, args), "Payment submitted");
   }
 
-  @Rest("PATCH", "/members/:id/payment", { tag: "Onboarding", errors: [409] })
+  @Rest("PATCH", "/members/:id/payment", {
+    tag: "Onboarding",
+    errors: [409],
+    example: { status: "VERIFIED" },
+  })
   @Audit({ action: "payment.decide", targetType: "member", target: byArg("id") })
   @Authorized(Role.ADMIN)
   @Mutation(() => MembershipPaymentPayload, {
