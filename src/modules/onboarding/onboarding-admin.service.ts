@@ -58,10 +58,14 @@ export class OnboardingAdminService {
   }
 
   /** `member(id)`: the administrator's view of one record (its onboarding is a field of it). */
-  async member(memberId: string): Promise<Member> {
+  /**
+   * One record with its whole onboarding. Only this read gathers it: a list of members would
+   * otherwise read every step of every record it shows.
+   */
+  async member(memberId: string): Promise<Member & { onboarding: MemberOnboarding | null }> {
     const member = await this.records.members.present(memberId);
     if (!member) throw new NotFoundError("No member record has this id");
-    return member;
+    return Object.assign(member, { onboarding: await this.ofMember(memberId) });
   }
 
   /** `Member.onboarding`: null for a record that has none (not APPROVED, or archived). */

@@ -96,14 +96,17 @@ export class OnboardingProgressResolver {
 export class MemberOnboardingResolver {
   @FieldResolver(() => MemberOnboarding, {
     nullable: true,
-    description: "The onboarding of an APPROVED record. Administrators only; null for anyone else",
+    description:
+      "The whole onboarding of an APPROVED record, on `member(id)` only (null in lists). " +
+      "Administrators only; null for anyone else",
   })
   onboarding(
-    @Root() member: Member,
+    @Root() member: Member & { onboarding?: MemberOnboarding | null },
     @Ctx() ctx: RequestContext,
-  ): Promise<MemberOnboarding | null> | null {
+  ): MemberOnboarding | null {
     if (ctx.caller?.role !== Role.ADMIN) return null;
-    return ctx.services.onboarding.admin.ofMember(member.id);
+    // Gathered by member(id) alone; every other read of a Member leaves it out.
+    return member.onboarding ?? null;
   }
 }
 
