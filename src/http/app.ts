@@ -51,6 +51,7 @@ export async function createApp(
     exposeErrorDetail,
     bodyLimitBytes: config.bodyLimitBytes,
     consumePublicRead: (ip) => services.rateLimits.consumePublicRead(ip),
+    publicVersion: (sources, now) => services.changeStamps.version(sources, now),
   });
   describeMemberExport(rest.openApi);
   // One mount for everything under /api/v1: each mount a request passes rewrites its URL, which

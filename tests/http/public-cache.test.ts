@@ -1,14 +1,13 @@
-import { createHash } from "node:crypto";
 import { approvedMemberOf, bearer, buildBranchService, buildOffice } from "../support/factories";
 import { startScenario } from "../support/scenario";
 import type { TestApp } from "../support/test-app";
 
 /**
  * The public-read mechanism (`@Rest(…, { publicCache: true })`) as clients and shared caches
- * see it: cacheable for 60 s, a strong ETag of the bytes, 304 with no body on If-None-Match,
- * its own per-IP bucket. Exercised on the public reads that already exist.
+ * see it: cacheable for 60 s, a weak ETag naming the answer's version (its sources' change
+ * stamps: tests/http/public-revalidation.test.ts), 304 with no body on If-None-Match, its own
+ * per-IP bucket. Exercised on the public reads that already exist.
  */
-const sha = (text: string) => createHash("sha256").update(text).digest("base64url").slice(0, 32);
 
 describe("public cached reads", () => {
   let app: TestApp;
@@ -21,18 +20,19 @@ describe("public cached reads", () => {
   });
   afterAll(() => app.close());
 
-  it("answers a public list with Cache-Control public, max-age=60 and a strong ETag of its bytes", async () => {
+  it("answers a public list with Cache-Control public, max-age=60 and a weak ETag", async () => {
     const response = await app.http().get("/api/v1/branch-service");
     expect(response.status).toBe(200);
     expect(response.headers["cache-control"]).toBe("public, max-age=60");
-    expect(response.headers.etag).toBe(`"${sha(response.text)}"`);
+    expect(response.headers.etag).toMatch(/^W\/"[\w-]{32}"$/);
     expect(response.body.data.map((b: { id: string }) => b.id)).toContain(branchId);
   });
 
   it("answers 304 with no body and the same validators when If-None-Match holds the ETag", async () => {
     const first = await app.http().get(`/api/v1/branch-service/${branchId}`);
     const etag = first.headers.etag;
-    for (const header of [etag, `W/${etag}`, `"other", ${etag}`, "*"]) {
+    const opaque = etag.replace(/^W\//, "");
+    for (const header of [etag, opaque, `"other", ${etag}`, "*"]) {
       const again = await app
         .http()
         .get(`/api/v1/branch-service/${branchId}`)

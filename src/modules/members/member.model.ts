@@ -1,4 +1,5 @@
 import { Schema, type Connection, type Model } from "mongoose";
+import { changeStamped } from "../../db/change-stamps";
 import type { FieldCipher } from "../../db/field-cipher";
 import { searchableText } from "../../db/search-text";
 import { uuidv7 } from "../../db/uuid";
@@ -255,6 +256,9 @@ memberSchema.index({
 });
 
 export type MemberModel = Model<MemberRecord>;
+
+// Public reads are made of this collection: every write changes their ETag.
+memberSchema.plugin(changeStamped, { source: "members" });
 
 export function createMemberModel(connection: Connection): MemberModel {
   return connection.model<MemberRecord>("Member", memberSchema, "members");
