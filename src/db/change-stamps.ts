@@ -91,8 +91,8 @@ export function changeStamped(schema: Schema, options: { source: StampedSource; 
     schema.post(
       name,
       { document: false, query: true },
-      async function (this: Query<unknown, unknown>) {
-        await bump(this.model.db);
+      async function (this: Query<unknown, unknown>, result: unknown) {
+        if (!changedNothing(result)) await bump(this.model.db);
       },
     );
   }
@@ -108,6 +108,22 @@ const changeStampSchema = new Schema<StampRecord>(
   { _id: { type: String, required: true }, n: { type: Number, required: true } },
   { versionKey: false },
 );
+
+/**
+ * An update or delete the server reports as matching nothing (a conditional write that lost, a
+ * sweep that found nothing due) leaves every answer as it was: no bump, so periodic sweeps do
+ * not make every client download again. Anything else (findOneAnd…, unknown results) bumps.
+ */
+export function changedNothing(result: unknown): boolean {
+  if (result === null || typeof result !== "object") return false;
+  const counts = result as {
+    matchedCount?: unknown;
+    upsertedCount?: unknown;
+    deletedCount?: unknown;
+  };
+  if (typeof counts.deletedCount === "number") return counts.deletedCount === 0;
+  return counts.matchedCount === 0 && (counts.upsertedCount ?? 0) === 0;
+}
 
 /** Reads the version of a public answer made of some sources, as of `now`. */
 export class ChangeStamps {

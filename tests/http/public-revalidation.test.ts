@@ -214,7 +214,7 @@ describe("news", () => {
 });
 
 describe("the change-stamp plugin", () => {
-  it("bumps the stamp on every mongoose write path, and on migrations at start", async () => {
+  it("bumps the stamp on every mongoose write path that changes something, and on migrations at start", async () => {
     const { app } = scenario();
     const { connection, branchServices } = rawDb(app);
     const stamp = async () =>
@@ -239,8 +239,8 @@ describe("the change-stamp plugin", () => {
         "findOneAndUpdate",
         () => branchServices.findOneAndUpdate({ titleKey: "t1" }, { $set: { title: "W" } }),
       ],
-      ["replaceOne", () => branchServices.replaceOne({ titleKey: "none" }, base())],
-      ["findOneAndReplace", () => branchServices.findOneAndReplace({ titleKey: "x" }, base())],
+      ["replaceOne", () => branchServices.replaceOne({ titleKey: "t1" }, base())],
+      ["findOneAndReplace", () => branchServices.findOneAndReplace({ titleKey: "t3" }, base())],
       [
         "bulkWrite",
         () => branchServices.bulkWrite([{ deleteOne: { filter: { titleKey: "none" } } }]),
@@ -249,15 +249,28 @@ describe("the change-stamp plugin", () => {
         "document deleteOne",
         async () => (await branchServices.create({ _id: id(), ...base() })).deleteOne(),
       ],
-      ["findOneAndDelete", () => branchServices.findOneAndDelete({ titleKey: "none" })],
-      ["deleteOne", () => branchServices.deleteOne({ titleKey: "none" })],
-      ["deleteMany", () => branchServices.deleteMany({ titleKey: "none" })],
+      ["findOneAndDelete", () => branchServices.findOneAndDelete({ titleKey: "t4" })],
+      ["deleteOne", () => branchServices.deleteOne({ titleKey: "t2" })],
+      [
+        "deleteMany",
+        async () => {
+          // Planted through the driver, so that only the deleteMany can bump.
+          await branchServices.collection.insertOne({ _id: id(), ...base() } as never);
+          return branchServices.deleteMany({ titleKey: `t${n}` });
+        },
+      ],
     ];
     for (const [name, write] of writes) {
       const before = await stamp();
       await write();
       expect({ name, bumped: (await stamp()) > before }).toEqual({ name, bumped: true });
     }
+    // A write that matched nothing changed no answer: no bump.
+    const unchanged = await stamp();
+    await branchServices.updateOne({ titleKey: "none" }, { $set: { title: "X" } });
+    await branchServices.deleteMany({ titleKey: "none" });
+    expect(await stamp()).toBe(unchanged);
+
     const before = await stamp();
     await migrateDatabase(
       connection,
