@@ -1,4 +1,5 @@
 import { DEMO_PASSWORD } from "../scripts/demo/demo-data";
+import { currentEventsEtag } from "./public-events";
 import type { Session } from "./scenarios";
 
 export async function postJson<T>(url: string, body: unknown, token?: string): Promise<T> {
@@ -51,5 +52,6 @@ export async function openSession(service: { url: string; floorUrl: string }): P
     memberEmail: someone.user.email,
     officeId: offices.data[0].id,
     searchTerms: [...new Set(members.data.map((m) => m.lastName.toLowerCase().slice(0, 4)))],
+    eventsEtag: await currentEventsEtag(service.url),
   };
 }

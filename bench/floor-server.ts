@@ -1,6 +1,6 @@
 /**
- * The floor under Sofa and GraphQL execution: GET /offices and GET /offices/{id} written by
- * hand in express, doing the same work as the service's routes (the request shell of
+ * The floor under Sofa and GraphQL execution: GET /offices, GET /offices/{id} and GET
+ * /events/public written by hand in express, doing the same work as the service's routes (the request shell of
  * src/http/request-shell.ts: request id and log, security headers, CORS,
  * rate limit; the same authentication, which reads the account and the session by `_id`;
  * and the same OfficeService calls the resolvers make, which read the titles through
@@ -16,6 +16,9 @@ import type { Logger } from "../src/logger";
 import { OfficeSortBy, SortOrder, type OfficeListArgs } from "../src/modules/offices/office.input";
 import type { Services } from "../src/services";
 import { useRequestShell } from "../src/http/request-shell";
+import { sendPublicRead } from "../src/http/rest/public-cache";
+import { EventSortBy } from "../src/modules/events/event.enums";
+import type { EventListArgs } from "../src/modules/events/event.input";
 
 /**
  * The floor's express app over a process's services: its routes answer the same data as the
@@ -45,6 +48,20 @@ export function createFloorApp(services: Services, config: Config, log: Logger):
     } as OfficeListArgs;
     const page = await services.offices.list(args);
     res.json({ code: "OK", message: "Office titles", ...page });
+  });
+  // The public events page: the same public-read bucket, the same EventService call, the same
+  // ETag and 304 (public-cache.ts), and no GraphQL or Sofa.
+  app.get("/events/public", async (req, res) => {
+    await services.rateLimits.consumePublicRead(req.ip ?? "unknown");
+    const args = {
+      page: Number(req.query.page ?? 1),
+      limit: Number(req.query.limit ?? 10),
+      sortBy: (req.query.sortBy as EventSortBy | undefined) ?? EventSortBy.createdAt,
+      sortOrder: (req.query.sortOrder as SortOrder | undefined) ?? SortOrder.desc,
+    } as EventListArgs;
+    const page = await services.events.listPublic(args);
+    const body = JSON.stringify({ code: "OK", message: "Events", ...page });
+    sendPublicRead(req, res, new Headers({ "content-type": "application/json" }), body);
   });
   app.get("/offices/:id", async (req, res) => {
     if (!(await signedIn(req, res))) return;

@@ -12,6 +12,8 @@ export interface LoadSpec {
   amount?: number;
   /** How long one answer may take before it counts as a failure; 30 s unless given. */
   timeoutSeconds?: number;
+  /** The status every answer should have, when not a 2xx (a revalidation's 304). */
+  expectedStatus?: number;
   /** A different body or headers per request (e.g. one token per application). */
   setupRequest?: (request: Record<string, unknown>) => Record<string, unknown>;
 }
@@ -40,7 +42,7 @@ export interface TurnOptions {
 }
 
 export async function measure(spec: LoadSpec): Promise<LoadResult> {
-  const { result, times } = await run(spec);
+  const { result, times, unexpected } = await run(spec);
   return {
     // A fixed amount may take under a second, which autocannon's per-second average misses.
     requestsPerSecond:
@@ -55,7 +57,7 @@ export async function measure(spec: LoadSpec): Promise<LoadResult> {
     // a p95 rounded from an exact 127.6 ms once came out above its 127.
     max: maxOf(times),
     total: result.requests.total,
-    failures: failuresOf(result),
+    failures: failuresOf(result, unexpected),
   };
 }
 
@@ -89,12 +91,12 @@ export async function measureInTurns(
     for (const [index, spec] of order) {
       const cpuBefore = cpuOf?.() ?? 0;
       const turnSpec = spec.amount === undefined ? { ...spec, durationSeconds: turnSeconds } : spec;
-      const { result, times } = await run(turnSpec);
+      const { result, times, unexpected } = await run(turnSpec);
       const sum = sums[index];
       sum.cpu += (cpuOf?.() ?? 0) - cpuBefore;
       for (const time of times) sum.times.push(time);
       sum.total += result.requests.total;
-      sum.failures += failuresOf(result);
+      sum.failures += failuresOf(result, unexpected);
       sum.seconds += result.duration;
       sum.rates.push(result.requests.total / Math.max(result.duration, 1e-9));
     }
@@ -129,19 +131,27 @@ export function resultOf(
 }
 
 /** One autocannon load with every response's time (ms), for callers that add up turns. */
-export async function run(spec: LoadSpec): Promise<{ result: autocannon.Result; times: number[] }> {
+export async function run(
+  spec: LoadSpec,
+): Promise<{ result: autocannon.Result; times: number[]; unexpected?: number }> {
   const times: number[] = [];
+  let unexpected = 0;
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon(options(spec), (error: unknown, done: autocannon.Result) => {
       if (error) reject(error instanceof Error ? error : new Error("autocannon failed"));
       else resolve(done);
     });
-    instance.on("response", (_client, _status, _bytes, responseTime) => times.push(responseTime));
+    instance.on("response", (_client, status, _bytes, responseTime) => {
+      times.push(responseTime);
+      if (spec.expectedStatus !== undefined && status !== spec.expectedStatus) unexpected += 1;
+    });
   });
-  return { result, times };
+  return { result, times, ...(spec.expectedStatus === undefined ? {} : { unexpected }) };
 }
 
-const failuresOf = (result: autocannon.Result) => result.non2xx + result.errors + result.timeouts;
+/** Answers off the expected status (any but a 2xx unless the spec names one), errors, timeouts. */
+const failuresOf = (result: autocannon.Result, unexpected?: number) =>
+  (unexpected ?? result.non2xx) + result.errors + result.timeouts;
 
 function options(spec: LoadSpec): autocannon.Options {
   return {

@@ -11,7 +11,7 @@
  * --only=<text>: printed, not written to docs/performance.md, for trying a change quickly:
  * `members` the member reads at every count, `page` the member page against the driver alone,
  * `storm` the login storm, `burst` 20 sign-ins at once against cores ÷ one hash's time,
- * anything else the interface scenarios whose name contains it
+ * `files` uploads and signed-link reads (bench/file-transfers.ts), anything else the interface scenarios whose name contains it
  * (case-insensitive); all but `members` at the target count only.
  */
 import "reflect-metadata";
@@ -25,7 +25,9 @@ import { databaseOf, ensureDatasets, removeRunLeftovers } from "./dataset";
 import { measurePageVsDriver } from "./driver-alone";
 import { signInBurst } from "./sign-in-burst";
 import { measureReaderGain } from "./ferretdb-reader";
+import { measureFileTransfers } from "./file-transfers";
 import { measureMemberReads } from "./member-reads";
+import { ensureEvents } from "./public-events";
 import { childResidentMb, cpuMicros, residentMb } from "./processes";
 import { renderReport, type ReportInput, type SizeResult } from "./report";
 import type { Measured } from "./report-sections";
@@ -188,6 +190,7 @@ export async function runBench(options: BenchOptions): Promise<ReportInput> {
     let target: TargetPart | undefined;
     for (const members of options.sizes) {
       await removeRunLeftovers(engine.uri, members);
+      await ensureEvents(engine.uri, members);
       const service = await startService(engine, members);
       try {
         const session = await openSession(service);
@@ -235,6 +238,10 @@ async function fullRun(options: BenchOptions): Promise<ReportInput> {
 
 /** --only: one part of a full run, printed as it goes. */
 async function quickRun(options: BenchOptions): Promise<void> {
+  if (options.only === "files") {
+    await measureFileTransfers(log, { connections: options.connections });
+    return;
+  }
   const engine = await startEngine({ dataDir: options.dataDir, log });
   try {
     await ensureDatasets(engine.uri, options.dataDir, options.sizes, log);
@@ -242,6 +249,7 @@ async function quickRun(options: BenchOptions): Promise<void> {
     const sizes = options.only === "members" ? options.sizes : [options.targetSize];
     for (const members of sizes) {
       await removeRunLeftovers(engine.uri, members);
+      await ensureEvents(engine.uri, members);
       const service = await startService(engine, members);
       try {
         const session = await openSession(service);

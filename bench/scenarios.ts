@@ -4,6 +4,7 @@ import { buildOperationNodeForField } from "@graphql-tools/utils";
 import { buildSchema, OperationTypeNode, print } from "graphql";
 import { ALONE_PATHS, ALONE_QUERY } from "./apollo-alone";
 import type { LoadSpec } from "./load";
+import { PUBLIC_EVENT_SCENARIOS } from "./public-events";
 
 /** The service's heap cap in the benchmark, as docker-compose.yml sets it. */
 export const HEAP_OPTIONS = "--max-old-space-size=256";
@@ -19,6 +20,8 @@ export interface Session {
   officeId: string;
   /** Several surname prefixes, for the search latency target (a different search each time). */
   searchTerms: string[];
+  /** The ETag of the public events page, for its revalidating scenario (public-events.ts). */
+  eventsEtag?: string;
   /** The ETag of GET /members/public/directory-locations when the session opened. */
   directoryEtag: string;
 }
@@ -27,7 +30,7 @@ export interface Scenario {
   name: string;
   via: "REST" | "GraphQL" | "floor";
   /** Scenarios with the same group are compared with each other (ratios). */
-  group?: "offices list" | "office by id" | "Apollo alone" | "directory";
+  group?: "offices list" | "office by id" | "Apollo alone" | "directory" | "public events";
   spec: (session: Session, connections: number) => LoadSpec;
 }
 
@@ -183,4 +186,5 @@ export const READ_SCENARIOS: Scenario[] = [
     group: "Apollo alone",
     spec: alone(ALONE_PATHS.apollo),
   },
+  ...PUBLIC_EVENT_SCENARIOS,
 ];

@@ -36,7 +36,6 @@ set_once MONGO_APP_PASSWORD "$(hex 24)"
 set_once REDIS_PASSWORD "$(hex 24)"
 set_once S3_ACCESS_KEY_ID "files-$(hex 16)"
 set_once S3_SECRET_ACCESS_KEY "$(hex 24)"
-set_once S3_KMS_KEY "$(base64_of 32)"
 # A replica-set key file: 6 to 1024 base64 characters.
 set_once MONGO_REPLICA_KEY "$(base64_of 756)"
 

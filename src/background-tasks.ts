@@ -26,3 +26,24 @@ export class BackgroundTasks {
     while (this.pending.size > 0) await Promise.all([...this.pending]);
   }
 }
+
+/**
+ * Runs `task` every `everyMs` for as long as the process lives (the timer does not keep it
+ * alive), never two runs at once; `stop` waits for a run under way. `task` handles its own
+ * failures.
+ */
+export function every(everyMs: number, task: () => Promise<void>) {
+  let running: Promise<void> | null = null;
+  const timer = setInterval(() => {
+    running ??= task().finally(() => {
+      running = null;
+    });
+  }, everyMs);
+  timer.unref();
+  return {
+    stop: async () => {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

@@ -295,6 +295,12 @@ export function loadConfig(env: Env = environment()): Config {
       },
     },
   };
+  if (
+    config.files.storageUrl?.startsWith("s3://") &&
+    !/^s3:\/\/[a-z0-9.-]{3,63}\/?$/.test(config.files.storageUrl)
+  ) {
+    problems.push("FILE_STORAGE_URL must name a bucket: s3://<bucket> (3-63 of a-z 0-9 . -)");
+  }
   if (nodeEnv === "production") {
     // A variable already named as malformed is not named a second time as missing.
     const named = new Set(problems.map((problem) => problem.split(" ")[0]));

@@ -60,6 +60,7 @@ export function createServices(
       recentSignIn: auth.services.sessions,
       erasure: privacy.erasure,
       emailFollowers: [members.services.members],
+      files: files.refs,
     }),
   });
   const auth = createAuthModule({
@@ -98,6 +99,7 @@ export function createServices(
           return (await files.refs.describe([id], "public")).get(id)?.fileUrl ?? null;
         },
       }),
+      files: () => files.refs,
     },
   });
   const offices = createOfficesModule({ ...base, members: members.services.members });
@@ -137,13 +139,15 @@ export function createServices(
     interviews: interviews.personalData,
     credentials: credentials.personalData,
     audit: audit.services.audit,
-    // Appointments before the member records they count on; mail last.
+    files: files.personalData,
+    // Appointments before the member records they count on; files before the account; mail last.
     erasers: [
       offices.appointments,
       onboarding.personalData,
       interviews.personalData,
       credentials.personalData,
       members.memberships,
+      files.personalData,
       auth.sessionData,
       users.account,
     ],

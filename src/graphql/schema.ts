@@ -15,6 +15,7 @@ import { MemberResolver } from "../modules/members/member.resolver";
 import { MemberPublicResolver } from "../modules/members/member-public.resolver";
 import { OfficeHolderResolver } from "../modules/offices/office-holder.resolver";
 import { OfficeResolver } from "../modules/offices/office.resolver";
+import { AvatarResolver, MemberPhotoResolver } from "../modules/files/avatar.resolver";
 import { FileResolver } from "../modules/files/file.resolver";
 import { CourseResolver } from "../modules/onboarding/course.resolver";
 import { PaymentResolver } from "../modules/onboarding/payment.resolver";
@@ -54,6 +55,8 @@ export const resolvers = [
   AuditLogResolver,
   DataExportResolver,
   FileResolver,
+  AvatarResolver,
+  MemberPhotoResolver,
 ] as const;
 
 export function buildAppSchema(): Promise<GraphQLSchema> {

@@ -63,6 +63,7 @@ export function fileRoutes(
       throw error;
     }
     const view = await files.record(caller, form.received, purpose);
+    if (purpose === "AVATAR") await context.services.users.useAvatarFile(caller, view.id);
     res.status(201).json({
       code: "CREATED",
       message: "File stored",

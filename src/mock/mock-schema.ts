@@ -157,5 +157,6 @@ function fallbackMocks(seed: string) {
     DateTimeISO: value("DateTimeISO"),
     EmailAddress: value("EmailAddress"),
     URL: value("URL"),
+    JSONObject: () => ({}),
   };
 }

@@ -86,6 +86,7 @@ const STRINGS: Record<string, (c: ValueContext) => string | null> = {
   "PublicMember.fullName": (c) => fullName(c.persona),
   "PublicOffice.title": (c) => officeName(c),
   middleInitial: (c) => c.persona.middleName.charAt(0),
+  uniqueId: (c) => `POI-2026-${String(c.index + 1).padStart(5, "0")}`,
   extensionName: (c) => (c.index % 7 === 3 ? "Jr." : null),
   actorRole: () => "ADMIN",
   clientRequestId: () => null,
@@ -180,6 +181,8 @@ export function scalarValue(scalar: string, c: ValueContext): unknown {
       return emailOf(c.persona);
     case "URL":
       return "https://example.org";
+    case "JSONObject":
+      return {};
     case "Int":
       return INTS[c.fieldName]?.(c) ?? 1 + c.random.int(10);
     case "Float":

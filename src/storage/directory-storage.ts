@@ -35,7 +35,8 @@ export class DirectoryStorage implements ObjectStorage {
     const file = this.pathOf(key);
     try {
       const handle = await fs.promises.open(file, "r");
-      return handle.createReadStream();
+      // Large reads: a 4 MiB file in a few chunks, not 64 of them, on its way to a socket.
+      return handle.createReadStream({ highWaterMark: 1024 * 1024 });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new ObjectNotFoundError(key);
       throw error;

@@ -97,6 +97,9 @@ let admin: TestUser;
 let otherAccount: TestUser;
 let office: { id: string };
 let branch: { id: string };
+let event: { id: string };
+let post: { id: string };
+const EVENT = { name: "Matrix event", category: "OTHER", type: "ONSITE", startsAt: "2027-01-01" };
 /** An APPROVED member record holding `office`, with personal data nobody else should see. */
 let holder: { user: TestUser; recordId: string };
 
@@ -127,6 +130,13 @@ async function createOffice(): Promise<{ id: string }> {
     .set(bearer(admin))
     .send({ name: unique("Barangay Chaplain of"), level: "BARANGAY_CHAPLAIN" });
   assertStatus(response, 201, "createOffice");
+  return response.body.data as { id: string };
+}
+
+/** An administrator's create through REST (201), answering the record. */
+async function createAs(path: string, body: object): Promise<{ id: string }> {
+  const response = await api().post(`${API_BASE}${path}`).set(bearer(admin)).send(body);
+  assertStatus(response, 201, `POST ${path}`);
   return response.body.data as { id: string };
 }
 
@@ -514,6 +524,8 @@ const MATRIX: Record<Operation, Expectation> = {
   "Query.auditLogs": { access: "admin", call: () => args() },
   "Query.currentUserExport": { access: "signed-in", call: () => args() },
   "Query.userExport": { access: "admin", call: () => args({ userId: otherAccount.id }) },
+  // Stored files (the bytes' own routes are tested in tests/files/)
+  "Query.files": { access: "signed-in", call: () => args() },
   // Branches of service
   "Query.branchServices": { access: "public", call: () => args() },
   "Query.branchService": { access: "public", call: () => args({ id: branch.id }) },
@@ -529,6 +541,32 @@ const MATRIX: Record<Operation, Expectation> = {
     access: "admin",
     call: async () => args({ id: (await buildBranchService(app, admin)).id }),
   },
+  // Events and news
+  "Query.publicEvents": { access: "public", call: () => args() },
+  "Query.publicEvent": { access: "public", call: () => args({ id: event.id }) },
+  "Query.event": { access: "signed-in", call: () => args({ id: event.id }) },
+  "Query.events": { access: "admin", call: () => args() },
+  "Mutation.createEvent": { access: "admin", call: () => args(EVENT) },
+  "Mutation.updateEvent": {
+    access: "admin",
+    call: () => args({ id: event.id, organizer: unique("Board") }),
+  },
+  "Mutation.deleteEvent": {
+    access: "admin",
+    call: async () => args({ id: (await createAs("/events/create", EVENT)).id }),
+  },
+  "Query.publicNews": { access: "public", call: () => args() },
+  "Query.publicNewsPost": { access: "public", call: () => args({ id: post.id }) },
+  "Query.newsPosts": { access: "admin", call: () => args() },
+  "Mutation.createNewsPost": { access: "admin", call: () => args({ title: unique("News") }) },
+  "Mutation.updateNewsPost": {
+    access: "admin",
+    call: () => args({ id: post.id, platform: "WEBSITE" }),
+  },
+  "Mutation.deleteNewsPost": {
+    access: "admin",
+    call: async () => args({ id: (await createAs("/news-blogs/create", { title: "x" })).id }),
+  },
 };
 
 /** Id-taking routes a MEMBER may reach, each reviewed for what it shows of others' data. */
@@ -538,6 +576,9 @@ const OBJECT_LEVEL_REVIEW: Partial<Record<Operation, string>> = {
   "Query.officeHolders": "an office's holders: member id+name only",
   "Query.office": "office titles are a shared catalogue without an owner",
   "Query.branchService": "branches of service are a public catalogue without an owner",
+  "Query.event": "the organisation's events; how to join is for every signed-in member",
+  "Query.publicEvent": "a PUBLIC event without its meeting id and password",
+  "Query.publicNewsPost": "a post that is out; tagged members as id, uniqueId and name only",
   "Query.publicMember":
     "an APPROVED member's public credential: id, full name, status, approval date, office titles, uniqueId, type and badge; photo, region to city and branches only as the member chose",
 };
@@ -672,6 +713,8 @@ beforeAll(async () => {
   sharedCallers[Role.OFFICER] = started.officer;
   office = await createOffice();
   branch = await buildBranchService(app, admin);
+  event = await createAs("/events/create", EVENT);
+  post = await createAs("/news-blogs/create", { title: "Matrix news", status: "PUBLISHED" });
   holder = await approvedRecord({ firstName: "Hidden", lastName: "Holder", ...HOLDER_PRIVATE });
   await appoint(office.id, holder.recordId);
 });

@@ -1,4 +1,5 @@
 import { approvedMemberOf, bearer, buildBranchService, buildOffice } from "../support/factories";
+import { rawDb } from "../support/raw-db";
 import { startScenario } from "../support/scenario";
 import type { TestApp } from "../support/test-app";
 
@@ -59,6 +60,17 @@ describe("public cached reads", () => {
     expect(after.status).toBe(200);
     expect(after.body.data.description).toBe("Care for the sick and their families");
     expect(after.headers.etag).not.toBe(before.headers.etag);
+  });
+
+  it("keeps no answer in the process: a write another replica makes is seen at the next revalidation", async () => {
+    const id = (await buildBranchService(app, admin)).id;
+    const url = `/api/v1/branch-service/${id}`;
+    const first = await app.http().get(url);
+    // Written straight through the model, as another instance would: no request to this one.
+    await rawDb(app).branchServices.updateOne({ _id: id }, { $set: { description: "Changed" } });
+    const reread = await app.http().get(url).set("if-none-match", first.headers.etag);
+    expect(reread.status).toBe(200);
+    expect(reread.body.data.description).toBe("Changed");
   });
 
   it("leaves errors and non-public reads uncacheable, without an ETag", async () => {

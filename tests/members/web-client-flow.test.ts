@@ -139,6 +139,8 @@ it("sign-up, application, approval, public page, and a second application flagge
     status: "PENDING",
     isActive: true,
     createdAt: record.createdAt,
+    uniqueId: null,
+    onboardingProgress: null,
   });
   const hidden = await app.http().get(`/api/v1/members/public/${record.id}`);
   expect(hidden.status).toBe(404);
@@ -168,6 +170,15 @@ it("sign-up, application, approval, public page, and a second application flagge
     status: "APPROVED",
     memberSince: approvedAt,
     offices: [],
+    // The approval gave the record its organisation id; nothing else is shown without consent.
+    uniqueId: expect.stringMatching(/^POI-\d{4}-\d{5}$/),
+    memberType: null,
+    badgeNumber: null,
+    photoUrl: null,
+    region: null,
+    province: null,
+    municipalityCity: null,
+    preferredBranches: null,
   });
 
   // The same person signs up again under another address and applies.

@@ -105,6 +105,14 @@ describe("memberProfile on the user (point 2)", () => {
       uniqueId: null,
       onboardingProgress: null,
     });
+    expect(Object.keys(profile as object).sort()).toEqual([
+      "createdAt",
+      "id",
+      "isActive",
+      "onboardingProgress",
+      "status",
+      "uniqueId",
+    ]);
 
     // Rejected, then applied again: the profile follows the newest application.
     expect((await patch(`/members/${first.id}/status`, { status: "REJECTED" })).status).toBe(200);

@@ -23,7 +23,9 @@ function idsIn(value: unknown, key = ""): unknown[] {
   if (Array.isArray(value)) return value.flatMap((item) => idsIn(item, key));
   if (value && typeof value === "object")
     return Object.entries(value).flatMap(([name, inner]) => idsIn(inner, name));
-  return key === "id" || key.endsWith("Id") || key === "by" ? [value] : [];
+  // uniqueId is the organisation's POI-<YYYY>-<NNNNN>, not a record's UUID.
+  const isId = key === "id" || (key.endsWith("Id") && key !== "uniqueId") || key === "by";
+  return isId ? [value] : [];
 }
 
 describe("the mock's records", () => {

@@ -85,7 +85,6 @@ describe("docker-compose.yml", () => {
         "MONGO_ROOT_PASSWORD",
         "REDIS_PASSWORD",
         "S3_ACCESS_KEY_ID",
-        "S3_KMS_KEY",
         "S3_SECRET_ACCESS_KEY",
         "SMTP_URL",
       ].sort(),
@@ -160,11 +159,12 @@ describe("docker-compose.yml", () => {
   it("gives every replica one S3-compatible store for files, encrypted at rest", () => {
     const s3 = compose.services.s3;
     expect(s3.environment).toMatchObject({
-      MINIO_ROOT_USER: expect.stringContaining("S3_ACCESS_KEY_ID"),
-      MINIO_KMS_SECRET_KEY: expect.stringContaining("S3_KMS_KEY"),
+      AWS_ACCESS_KEY_ID: expect.stringContaining("S3_ACCESS_KEY_ID"),
+      AWS_SECRET_ACCESS_KEY: expect.stringContaining("S3_SECRET_ACCESS_KEY"),
     });
+    expect(s3.command).toContain("-filer.encryptVolumeData");
     expect(api.environment?.FILE_STORAGE_URL).toMatch(/^s3:\/\//);
-    expect(api.environment?.S3_ENDPOINT).toBe("http://s3:9000");
+    expect(api.environment?.S3_ENDPOINT).toBe("http://s3:8333");
     expect(api.depends_on).toHaveProperty("s3");
   });
 

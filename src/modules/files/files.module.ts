@@ -4,6 +4,7 @@ import type { ModuleBase, ModuleParts } from "../module";
 import { FileLinks } from "./file-links";
 import type { FileRefs, PublicFileRule } from "./file-refs";
 import { FileRefsService } from "./file-refs.service";
+import { FilePersonalData } from "./file-personal-data";
 import { createFileModel } from "./file.model";
 import { FileRepository } from "./file.repository";
 import { FileService } from "./file.service";
@@ -45,6 +46,8 @@ export function createFilesModule({
     services: { files },
     /** The port other modules are given through their deps (src/services.ts). */
     refs,
+    /** The account's files in subject access and erasure (src/modules/privacy). */
+    personalData: new FilePersonalData(repository, store, files),
     /** The driver itself: the bench compares reads through it with reads over HTTP. */
     storage: store,
     repository,

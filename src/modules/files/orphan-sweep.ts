@@ -1,3 +1,4 @@
+import { every } from "../../background-tasks";
 import type { Logger } from "../../logger";
 import type { ObjectStorage } from "../../storage/object-storage";
 import type { FileRepository } from "./file.repository";
@@ -29,23 +30,12 @@ export async function sweepOrphans(
 }
 
 export function startOrphanSweep(run: () => Promise<number>, log: Logger, everyMs: number) {
-  let running: Promise<void> | null = null;
-  const sweep = () => {
-    running ??= run()
-      .then((count) => {
-        if (count > 0) log.info({ count }, "orphaned files deleted");
-      })
-      .catch((error: unknown) => log.warn({ err: error }, "orphaned files not swept"))
-      .finally(() => {
-        running = null;
-      });
-  };
-  const timer = setInterval(sweep, everyMs);
-  timer.unref();
-  return {
-    stop: async () => {
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return every(everyMs, async () => {
+    try {
+      const count = await run();
+      if (count > 0) log.info({ count }, "orphaned files deleted");
+    } catch (error) {
+      log.warn({ err: error }, "orphaned files not swept");
+    }
+  });
 }

@@ -3,6 +3,8 @@ import type { FieldCipher } from "../../db/field-cipher";
 import { uuidv7 } from "../../db/uuid";
 import { ConflictError, EmailNotVerifiedError, ValidationError } from "../../errors/app-errors";
 import type { Caller } from "../auth/caller";
+import { fileIdOf, isFileId } from "../files/file-links";
+import type { FileRefs } from "../files/file-refs";
 import { applicationFields } from "./member-application";
 import { duplicateKeysOf } from "./member-duplicates";
 import { MemberStatus } from "./member.enums";
@@ -21,6 +23,7 @@ export class MemberApplications {
     private readonly cipher: FieldCipher,
     /** REQUIRE_PRIVACY_CONSENT: an application without privacyConsent is refused. */
     private readonly requirePrivacyConsent: boolean,
+    private readonly files: () => FileRefs,
   ) {}
 
   /** A verified caller applies; a second open application is a 409 (enforced by openKey). */
@@ -36,7 +39,8 @@ export class MemberApplications {
     const id = uuidv7();
     // The server's clock, not the client's, dates the application and the consent it carries.
     const receivedAt = new Date();
-    const fields = applicationFields(args, receivedAt, this.cipher);
+    const photo = await this.photoOf(caller, args.recentIdPhotoUrl);
+    const fields = { ...applicationFields(args, receivedAt, this.cipher), recentIdPhotoUrl: photo };
     try {
       const record = await this.members.insert({
         ...fields,
@@ -62,11 +66,22 @@ export class MemberApplications {
       // The applicant's own answer: possible duplicates are for administrators only.
       return await this.presenter.presentOne(record, "applicant");
     } catch (error) {
+      if (photo !== null && isFileId(photo)) await this.files().release([photo]);
       if (isDuplicateKeyError(error)) {
         throw new ConflictError("You already have a pending or approved membership application");
       }
       throw error;
     }
+  }
+
+  /** A photo of this service is kept by its id (the caller's own image upload); a URL as given. */
+  private async photoOf(caller: Caller, ref: string | null | undefined): Promise<string | null> {
+    if (ref === undefined || ref === null || fileIdOf(ref) === null) return ref ?? null;
+    return this.files().claim(ref, {
+      ownerId: caller.id,
+      purposes: ["AVATAR", "REQUIREMENT"],
+      field: "recentIdPhotoUrl",
+    });
   }
 
   /** Every id must name a branch of service; the unknown ones are reported by position. */

@@ -1,7 +1,6 @@
 import {
   ArrayMaxSize,
   IsOptional,
-  IsUrl,
   Length,
   Matches,
   MaxLength,
@@ -146,13 +145,16 @@ export class ApplyArgs {
   @RequiredText() emergencyContactName!: string;
   @RequiredText() emergencyContactMobile!: string;
 
-  @Field(() => String, { nullable: true, description: "An http(s) URL" })
+  @Field(() => String, {
+    nullable: true,
+    description:
+      "The 2x2 photo: an image uploaded to POST /files (its id or fileUrl, purpose AVATAR or REQUIREMENT), or an http(s) URL",
+  })
   @IsOptional()
   @MaxLength(2048)
-  @IsUrl(
-    { protocols: ["http", "https"], require_protocol: true },
-    { message: "recentIdPhotoUrl must be an http(s) URL" },
-  )
+  @Matches(/^(?:https?:\/\/\S+|\/api\/v1\/files\/\S+|[0-9a-fA-F-]{36})$/, {
+    message: "recentIdPhotoUrl must be a file id, a fileUrl of this service or an http(s) URL",
+  })
   recentIdPhotoUrl?: string | null;
 
   @RequiredText() churchAffiliation!: string;

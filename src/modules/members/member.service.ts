@@ -1,3 +1,4 @@
+import type { FileRefs } from "../files/file-refs";
 import type { FieldCipher } from "../../db/field-cipher";
 import type { Logger } from "../../logger";
 import type { Mailer } from "../../mail/mailer";
@@ -23,6 +24,8 @@ export interface MemberServiceOptions {
   releaseLapsedTerms: (memberId: string) => Promise<void>;
   /** Gives a record its uniqueId at its first approval. */
   identities: MemberIdentityRepository;
+  /** The 2x2 photo may be a stored file (files module). */
+  files: () => FileRefs;
 }
 
 /**
@@ -55,6 +58,7 @@ export class MemberService {
       presenter,
       cipher,
       options.requirePrivacyConsent,
+      options.files,
     );
     this.reviews = new MemberReviews(
       members,

@@ -1,3 +1,4 @@
+import type { FileRefs } from "../files/file-refs";
 import type { FieldCipher } from "../../db/field-cipher";
 import type { Mailer } from "../../mail/mailer";
 import type { ModuleBase, ModuleParts } from "../module";
@@ -24,6 +25,8 @@ export interface MembersModuleDeps {
     titlesOf(ids: readonly string[]): Promise<Map<string, string>>;
     existingIds(ids: readonly string[]): Promise<Set<string>>;
   };
+  /** Stored files the records name (the 2x2 photo). */
+  files: () => FileRefs;
   /** Asked on first use: the offices module is built on this one. */
   offices: () => {
     /** The offices a member holds now. */
@@ -73,6 +76,7 @@ export function createMembersModule(options: MembersModuleOptions) {
     requirePrivacyConsent: config.requirePrivacyConsent,
     releaseLapsedTerms: (memberId) => deps.offices().releaseLapsedOf(memberId),
     identities,
+    files: () => deps.files(),
   });
   const publicPages = new MemberPublicPages(new MemberPublicRepository(model), references, {
     headquarters: config.headquarters,

@@ -1,3 +1,4 @@
+import { every } from "../../background-tasks";
 import type { Logger } from "../../logger";
 import type { OfficeSlots } from "./office-slots";
 
@@ -9,22 +10,11 @@ import type { OfficeSlots } from "./office-slots";
  * slots. Every instance may sweep; each release is a conditional update one of them wins.
  */
 export function startLapsedSweep(slots: OfficeSlots, log: Logger, everyMs: number) {
-  let running: Promise<void> | null = null;
-  const sweep = () => {
-    running ??= slots
-      .releaseLapsed({}, new Date(Date.now() - everyMs))
-      .catch((error: unknown) => log.warn({ err: error }, "lapsed terms not released"))
-      .finally(() => {
-        running = null;
-      });
-  };
-  const timer = setInterval(sweep, everyMs);
-  timer.unref();
-  return {
-    /** Stops the timer and waits for a sweep under way. */
-    stop: async () => {
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return every(everyMs, async () => {
+    try {
+      await slots.releaseLapsed({}, new Date(Date.now() - everyMs));
+    } catch (error) {
+      log.warn({ err: error }, "lapsed terms not released");
+    }
+  });
 }

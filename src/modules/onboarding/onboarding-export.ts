@@ -4,6 +4,7 @@ import { DateTimeScalar } from "../../graphql/date-time";
 import type { FileRefs, FileView } from "../files/file-refs";
 import { PaymentMethod, PaymentStatus } from "./payment.model";
 import type { PaymentRepository } from "./payment.repository";
+import { paymentFields } from "./payment.service";
 import type { ProgressRepository } from "./progress.repository";
 import { OathRecord } from "./progress.type";
 import { RequirementType, ReviewStatus } from "./requirement.model";
@@ -85,19 +86,7 @@ export async function exportOnboarding(
       reviewNote: row.reviewNote,
       updatedAt: row.updatedAt,
     })),
-    payments: payments.map((payment) => ({
-      memberId: payment._id,
-      paymentMethod: payment.paymentMethod,
-      proofFileId: payment.proofFileId,
-      isPromissoryNote: payment.isPromissoryNote,
-      promissoryNoteFileId: payment.promissoryNoteFileId,
-      amount: payment.amount,
-      currency: payment.currency,
-      status: payment.status,
-      reviewNote: payment.reviewNote,
-      submittedAt: payment.submittedAt,
-      verifiedAt: payment.verifiedAt,
-    })),
+    payments: payments.map((payment) => ({ memberId: payment._id, ...paymentFields(payment) })),
     courses: progress.map((record) => ({
       memberId: record._id,
       preOrientationCompletedLessonIds: record.preOrientation?.completedLessonIds ?? [],

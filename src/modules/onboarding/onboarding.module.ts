@@ -83,11 +83,21 @@ export function createOnboardingModule(options: OnboardingModuleOptions) {
   const personalData: PersonalData<OnboardingExport> = {
     exportOf: (userId) => exportOnboarding(repositories, files(), userId),
     erase: async ({ id }) => {
+      const [documents, fees] = await Promise.all([
+        requirementRepository.ofUser(id),
+        paymentRepository.ofUser(id),
+      ]);
       await Promise.all([
         requirementRepository.deleteAllOfUser(id),
         paymentRepository.deleteAllOfUser(id),
         progressRepository.deleteAllOfUser(id),
       ]);
+      // No record names these files any more: the files module's own erasure and sweep take them.
+      const fileIds = [
+        ...documents.map((row) => row.fileId),
+        ...fees.flatMap((fee) => [fee.proofFileId, fee.promissoryNoteFileId]),
+      ].filter((fileId): fileId is string => fileId !== null);
+      if (fileIds.length > 0) await files().release(fileIds);
     },
   };
 

@@ -148,18 +148,25 @@ export class PaymentService {
     const views = ids.length > 0 ? await this.files().describe(ids) : new Map<string, FileView>();
     const urlOf = (id: string | null) => (id ? (views.get(id)?.fileUrl ?? null) : null);
     return {
-      paymentMethod: payment.paymentMethod,
+      ...paymentFields(payment),
       proofOfPaymentUrl: urlOf(payment.proofFileId),
-      proofFileId: payment.proofFileId,
-      isPromissoryNote: payment.isPromissoryNote,
       promissoryNoteUrl: urlOf(payment.promissoryNoteFileId),
-      promissoryNoteFileId: payment.promissoryNoteFileId,
-      amount: payment.amount,
-      currency: payment.currency,
-      status: payment.status,
-      reviewNote: payment.reviewNote,
-      submittedAt: payment.submittedAt,
-      verifiedAt: payment.verifiedAt,
     };
   }
+}
+
+/** What a payment shows besides its files' links (answers and the subject-access export). */
+export function paymentFields(payment: PaymentRecord) {
+  return {
+    paymentMethod: payment.paymentMethod,
+    proofFileId: payment.proofFileId,
+    isPromissoryNote: payment.isPromissoryNote,
+    promissoryNoteFileId: payment.promissoryNoteFileId,
+    amount: payment.amount,
+    currency: payment.currency,
+    status: payment.status,
+    reviewNote: payment.reviewNote,
+    submittedAt: payment.submittedAt,
+    verifiedAt: payment.verifiedAt,
+  };
 }

@@ -1,5 +1,7 @@
 import type { AuditLogService } from "../audit/audit-log.service";
 import type { SessionRecord } from "../auth/session.model";
+import type { FileView } from "../files/file-refs";
+import { StoredFile } from "../files/file.type";
 import type { Member } from "../members/member.type";
 import type { CredentialExport } from "../credentials/credential.type";
 import type { OnlineInterview } from "../interviews/interview.type";
@@ -25,6 +27,7 @@ export interface ExportSources {
   /** Rendered ID cards and certificates (the files themselves are listed with the files). */
   credentials: Pick<PersonalData<CredentialExport[]>, "exportOf">;
   audit: Pick<AuditLogService, "entriesAbout">;
+  files: Pick<PersonalData<FileView[]>, "exportOf">;
 }
 
 /**
@@ -36,16 +39,25 @@ export class DataExportService {
 
   async exportOf(userId: string): Promise<DataExport> {
     const account = await this.sources.account.exportOf(userId);
-    const [formerEmails, sessions, memberships, appointments, onboarding, interviews, credentials] =
-      await Promise.all([
-        this.sources.formerEmails.exportOf(userId),
-        this.sources.sessions.exportOf(userId),
-        this.sources.memberships.exportOf(userId),
-        this.sources.appointments.exportOf(userId),
-        this.sources.onboarding.exportOf(userId),
-        this.sources.interviews.exportOf(userId),
-        this.sources.credentials.exportOf(userId),
-      ]);
+    const [
+      formerEmails,
+      sessions,
+      memberships,
+      appointments,
+      onboarding,
+      interviews,
+      credentials,
+      files,
+    ] = await Promise.all([
+      this.sources.formerEmails.exportOf(userId),
+      this.sources.sessions.exportOf(userId),
+      this.sources.memberships.exportOf(userId),
+      this.sources.appointments.exportOf(userId),
+      this.sources.onboarding.exportOf(userId),
+      this.sources.interviews.exportOf(userId),
+      this.sources.credentials.exportOf(userId),
+      this.sources.files.exportOf(userId),
+    ]);
     // Acts by the account, and acts on it, on its applications and on its appointments.
     const auditEntries = await this.sources.audit.entriesAbout([
       userId,
@@ -63,6 +75,7 @@ export class DataExportService {
       interviews,
       credentials,
       auditEntries,
+      files: files.map((file) => StoredFile.from(file)),
     });
   }
 }

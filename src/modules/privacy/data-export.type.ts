@@ -1,3 +1,4 @@
+import { StoredFile } from "../files/file.type";
 import { DateTimeScalar } from "../../graphql/date-time";
 import { Field, ID, ObjectType } from "type-graphql";
 import { PayloadType } from "../../graphql/envelopes";
@@ -67,6 +68,10 @@ export class DataExport {
   credentials!: CredentialExport[];
   @Field(() => [AuditLogEntry], { description: "Audit entries naming the account" })
   auditEntries!: AuditLogEntry[];
+  @Field(() => [StoredFile], {
+    description: "Stored files (documents, photos), each with a fresh signed link",
+  })
+  files!: StoredFile[];
 }
 
 export const DataExportPayload = PayloadType(DataExport, "DataExportPayload");

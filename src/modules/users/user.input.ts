@@ -1,4 +1,4 @@
-import { IsOptional, IsUrl, Length, Matches, Max, MaxLength, Min } from "class-validator";
+import { IsOptional, Length, Matches, Max, MaxLength, Min } from "class-validator";
 import { ArgsType, Field, Int } from "type-graphql";
 import { NAME_MAX } from "../auth/auth.input";
 import { IsEmailAddress } from "./email";
@@ -21,13 +21,16 @@ export class UpdateCurrentUserArgs {
   @IsEmailAddress()
   email?: string;
 
-  @Field(() => String, { nullable: true, description: "An http(s) image URL; null removes it" })
+  @Field(() => String, {
+    nullable: true,
+    description:
+      "An AVATAR image uploaded to POST /files (its id or fileUrl), or an http(s) image URL; null removes it",
+  })
   @IsOptional()
   @MaxLength(2048)
-  @IsUrl(
-    { protocols: ["http", "https"], require_protocol: true },
-    { message: "avatar must be an http(s) URL" },
-  )
+  @Matches(/^(?:https?:\/\/\S+|\/api\/v1\/files\/\S+|[0-9a-fA-F-]{36})$/, {
+    message: "avatar must be a file id, a fileUrl of this service or an http(s) URL",
+  })
   avatar?: string | null;
 }
 

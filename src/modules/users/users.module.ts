@@ -2,6 +2,7 @@ import type { FieldCipher } from "../../db/field-cipher";
 import type { Mailer } from "../../mail/mailer";
 import type { EmailVerificationService } from "../auth/email-verification.service";
 import type { SessionService } from "../auth/session.service";
+import type { FileRefs } from "../files/file-refs";
 import type { ModuleBase, ModuleParts } from "../module";
 import type { PersonalData, PersonalDataEraser } from "../privacy/personal-data";
 import { EmailHistory } from "./email-history";
@@ -19,6 +20,8 @@ export interface UsersModuleDeps {
   erasure: PersonalDataEraser;
   /** Modules that follow an account's new address (members). */
   emailFollowers: { emailChanged(userId: string, email: string): Promise<void> }[];
+  /** Avatars uploaded as files (files). */
+  files: FileRefs;
 }
 
 export interface UsersModuleOptions extends ModuleBase {
@@ -50,6 +53,7 @@ export function createUsersModule({ connection, cipher, mailer, deps }: UsersMod
     },
     { assertRecentSignIn: (session) => deps().recentSignIn.assertRecentSignIn(session) },
     mailer,
+    () => deps().files,
   );
   const account: PersonalData<UserRecord> = {
     exportOf: (userId) => users.get(userId),

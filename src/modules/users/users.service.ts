@@ -1,6 +1,8 @@
 import { isDuplicateKeyError } from "../../db/errors";
 import { ConflictError, NotFoundError } from "../../errors/app-errors";
 import type { Caller } from "../auth/caller";
+import { fileIdOf, isFileId } from "../files/file-links";
+import type { FileRefs } from "../files/file-refs";
 import type { Mailer } from "../../mail/mailer";
 import { emailChangedMail } from "../../mail/templates";
 import type { EmailVerificationService } from "../auth/email-verification.service";
@@ -30,6 +32,8 @@ export class UsersService {
     /** Changing the email and deleting oneself need a recent sign-in. */
     private readonly recentSignIn: Pick<SessionService, "assertRecentSignIn">,
     private readonly mailer: Mailer,
+    /** The avatar may be a stored file (files module, built after this one). */
+    private readonly files: () => FileRefs,
   ) {}
 
   async get(id: string): Promise<UserRecord> {
@@ -67,7 +71,7 @@ export class UsersService {
   async updateCurrent(caller: Caller, args: UpdateCurrentUserArgs): Promise<UserRecord> {
     const changes: ProfileChanges = {};
     if (args.name !== undefined && args.name !== null) changes.name = args.name.trim();
-    if (args.avatar !== undefined) changes.avatar = args.avatar;
+    if (args.avatar !== undefined) changes.avatar = await this.avatarOf(caller, args.avatar);
     const email = args.email ? normaliseEmail(args.email) : undefined;
     const emailChanged = email !== undefined && email !== caller.user.email;
     if (emailChanged) {
@@ -75,6 +79,7 @@ export class UsersService {
       Object.assign(changes, { email, isEmailVerified: false });
     }
     const updated = await this.applyUpdate(caller.id, changes);
+    await this.releaseReplacedAvatar(caller.user.avatar, updated.avatar);
     if (emailChanged) {
       for (const follow of this.hooks.emailChanged) {
         await follow(updated._id, updated.email, caller.user.email);
@@ -118,6 +123,33 @@ export class UsersService {
       throw new ConflictError("This account is already being deleted");
     }
     throw new NotFoundError("No user has this id");
+  }
+
+  /** An AVATAR upload becomes the caller's avatar (POST /files). */
+  async useAvatarFile(caller: Caller, fileId: string): Promise<void> {
+    const updated = await this.applyUpdate(caller.id, {
+      avatar: await this.avatarOf(caller, fileId),
+    });
+    await this.releaseReplacedAvatar(caller.user.avatar, updated.avatar);
+  }
+
+  /**
+   * What `avatar` stores: a file of this service by its id (claimed: the caller's own AVATAR
+   * upload, else a 400 on `avatar`), or an outside URL as given.
+   */
+  private async avatarOf(caller: Caller, avatar: string | null): Promise<string | null> {
+    if (avatar === null || fileIdOf(avatar) === null) return avatar;
+    return this.files().claim(avatar, {
+      ownerId: caller.id,
+      purposes: ["AVATAR"],
+      field: "avatar",
+    });
+  }
+
+  /** The orphan sweep may take a stored avatar file that the account no longer shows. */
+  private async releaseReplacedAvatar(before: string | null, after: string | null): Promise<void> {
+    if (before !== null && before !== after && isFileId(before))
+      await this.files().release([before]);
   }
 
   private async applyUpdate(id: string, changes: ProfileChanges): Promise<UserRecord> {

@@ -1,0 +1,37 @@
+import { Ctx, FieldResolver, Resolver, Root } from "type-graphql";
+import type { RequestContext } from "../../graphql/context";
+import { Member } from "../members/member.type";
+import { User } from "../users/user.type";
+import { isFileId } from "./file-links";
+
+/**
+ * `User.avatar` wherever a User is answered (its owner or an administrator): an avatar stored
+ * here is kept as its file id and shown as a link signed now; an outside URL as it is.
+ */
+@Resolver(() => User)
+export class AvatarResolver {
+  @FieldResolver(() => String, {
+    nullable: true,
+    description: "The avatar: a freshly signed link to an uploaded AVATAR image, or an http(s) URL",
+  })
+  avatar(@Root() user: User, @Ctx() ctx: RequestContext): string | null {
+    return linkOf(user.avatar, ctx);
+  }
+}
+
+/** `Member.recentIdPhotoUrl`: a photo stored here is kept as its file id, shown as a link signed now. */
+@Resolver(() => Member)
+export class MemberPhotoResolver {
+  @FieldResolver(() => String, {
+    nullable: true,
+    description: "The 2x2 photo: a freshly signed link to an uploaded image, or an http(s) URL",
+  })
+  recentIdPhotoUrl(@Root() member: Member, @Ctx() ctx: RequestContext): string | null {
+    return linkOf(member.recentIdPhotoUrl, ctx);
+  }
+}
+
+function linkOf(value: string | null, ctx: RequestContext): string | null {
+  if (value === null || !isFileId(value)) return value;
+  return ctx.services.files.links.privateUrl(value);
+}

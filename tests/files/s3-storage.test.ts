@@ -1,0 +1,102 @@
+import { Readable } from "node:stream";
+import { randomBytes } from "node:crypto";
+import { bearer, buildAdmin, buildUser } from "../support/factories";
+import { startTestApp } from "../support/test-app";
+import { PDF, PNG, upload } from "./file-samples";
+import { S3Storage } from "../../src/storage/s3-storage";
+import {
+  S3_TEST_CREDENTIALS,
+  startObjectStore,
+  type RunningObjectStore,
+} from "../support/object-store";
+import { describeStorageContract } from "./storage-contract";
+
+let server: RunningObjectStore;
+let storage: S3Storage;
+
+beforeAll(async () => {
+  server = await startObjectStore();
+  storage = new S3Storage({
+    bucket: "contract-tests",
+    endpoint: server.endpoint,
+    region: "us-east-1",
+    forcePathStyle: true,
+    ...S3_TEST_CREDENTIALS,
+  });
+}, 90_000);
+afterAll(async () => {
+  await storage?.close();
+  await server?.stop();
+});
+
+describeStorageContract("S3 (SeaweedFS)", () => storage);
+
+it("refuses requests signed with other credentials", async () => {
+  await storage.put("bucket-exists", Readable.from([Buffer.from("x")]));
+  const stranger = new S3Storage({
+    bucket: "contract-tests",
+    endpoint: server.endpoint,
+    region: "us-east-1",
+    forcePathStyle: true,
+    accessKeyId: "someone-else",
+    secretAccessKey: "not-the-secret-key-0123456789",
+  });
+  const keys = async () => {
+    for await (const key of stranger.keys()) return key;
+  };
+  await expect(keys()).rejects.toMatchObject({ $metadata: { httpStatusCode: 403 } });
+  await stranger.close();
+});
+
+it("serves uploads from the bucket and leaves no byte of an erased person in it", async () => {
+  const app = await startTestApp({
+    FILE_STORAGE_URL: "s3://erasure-check",
+    S3_ENDPOINT: server.endpoint,
+    S3_ACCESS_KEY_ID: S3_TEST_CREDENTIALS.accessKeyId,
+    S3_SECRET_ACCESS_KEY: S3_TEST_CREDENTIALS.secretAccessKey,
+    S3_FORCE_PATH_STYLE: "true",
+  });
+  const bucket = new S3Storage({
+    bucket: "erasure-check",
+    endpoint: server.endpoint,
+    region: "us-east-1",
+    forcePathStyle: true,
+    ...S3_TEST_CREDENTIALS,
+  });
+  try {
+    const admin = await buildAdmin(app);
+    const person = await buildUser(app);
+    const marker = randomBytes(32);
+    const ids: string[] = [];
+    for (const [bytes, purpose] of [
+      [Buffer.concat([PDF, marker]), "REQUIREMENT"],
+      [Buffer.concat([PNG, marker]), "AVATAR"],
+    ] as const) {
+      const response = await upload(app, person, bytes, { purpose });
+      expect(response.status).toBe(201);
+      ids.push(response.body.data.id);
+    }
+    expect((await objectsIn(bucket)).filter((bytes) => bytes.includes(marker))).toHaveLength(2);
+    const read = await app.http().get(`/api/v1/files/${ids[0]}`).set(bearer(person)).buffer(true);
+    expect(Buffer.from(read.body as Buffer).includes(marker)).toBe(true);
+
+    expect(
+      (await app.http().delete(`/api/v1/users/${person.id}`).set(bearer(admin))).status,
+    ).toBeLessThan(300);
+    expect((await objectsIn(bucket)).filter((bytes) => bytes.includes(marker))).toEqual([]);
+  } finally {
+    await bucket.close();
+    await app.close();
+  }
+});
+
+/** Every object of the bucket, read whole. */
+async function objectsIn(bucket: S3Storage): Promise<Buffer[]> {
+  const objects: Buffer[] = [];
+  for await (const key of bucket.keys()) {
+    const chunks: Buffer[] = [];
+    for await (const chunk of await bucket.get(key)) chunks.push(chunk as Buffer);
+    objects.push(Buffer.concat(chunks));
+  }
+  return objects;
+}
