@@ -2,6 +2,7 @@ import path from "node:path";
 import type { Connection } from "mongoose";
 import { BackgroundTasks } from "./background-tasks";
 import type { Config } from "./config";
+import { ChangeStamps } from "./db/change-stamps";
 import { isDatabaseUp } from "./db/connection";
 import { resolveFieldCipher } from "./db/field-cipher";
 import type { Logger } from "./logger";
@@ -184,6 +185,7 @@ export function createServices(
       ...news.services,
       ...privacy.services,
       rateLimits,
+      changeStamps: new ChangeStamps(connection),
       health: { databaseUp: () => isDatabaseUp(connection) },
     },
     /** Every module's collections, whose indexes are built at start. */

@@ -1,6 +1,7 @@
 import type { GraphQLField, GraphQLSchema } from "graphql";
 import { Extensions } from "type-graphql";
 import { accessOf } from "./access";
+import type { StampedSource } from "../db/change-stamps";
 import type { ErrorCode } from "../errors/app-errors";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -51,15 +52,22 @@ export interface RestOptions {
   refreshCookie?: "sets" | "rotates" | "clears";
   /**
    * A public read whose answer is the same for every caller, so shared caches may keep it:
-   * `Cache-Control: public, max-age=60`, a strong ETag of the answer's bytes, 304 on a matching
-   * `If-None-Match`, and the per-IP public-read rate limit. Only a public GET may say so.
+   * `Cache-Control: public, max-age=60`, an ETag, 304 on a matching `If-None-Match`, and the
+   * per-IP public-read rate limit. Only a public GET may say so. With `sources`, the
+   * collections the answer is made of, the ETag is their change stamps (src/db/change-stamps.ts)
+   * and a 304 is answered without running the read; `true` alone hashes the finished answer.
    */
-  publicCache?: boolean;
+  publicCache?: true | PublicCacheSources;
   /**
    * Further paths of the same operation (a client that names it otherwise, contract §13): each
    * runs this field with the same arguments, access, audit and answer; only the path differs.
    */
   aliases?: RestAlias[];
+}
+
+/** The collections a public read's answer is made of: any write to one changes its ETag. */
+export interface PublicCacheSources {
+  sources: StampedSource[];
 }
 
 /** Another method and path of one operation; its path parameters are the operation's own. */

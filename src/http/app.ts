@@ -24,7 +24,6 @@ import { operationsRoutes, serviceRoot } from "./operations";
 import { describeMemberExport, memberExportRoute } from "./member-export";
 import { fileRoutes } from "./file-routes";
 import { jsonBody } from "./json-body";
-import { RevalidationMemory } from "./rest/public-cache";
 import { API_BASE, createRestApi } from "./rest/rest-api";
 
 export interface AppParts {
@@ -45,8 +44,6 @@ export async function createApp(
   });
   const app = express();
   useRequestShell(app, config, services, log);
-  const revalidation = new RevalidationMemory();
-  app.use(revalidation.watchWrites);
 
   const rest = createRestApi({
     schema,
@@ -54,7 +51,7 @@ export async function createApp(
     exposeErrorDetail,
     bodyLimitBytes: config.bodyLimitBytes,
     consumePublicRead: (ip) => services.rateLimits.consumePublicRead(ip),
-    revalidation,
+    publicVersion: (sources, now) => services.changeStamps.version(sources, now),
   });
   describeMemberExport(rest.openApi);
   // One mount for everything under /api/v1: each mount a request passes rewrites its URL, which

@@ -75,6 +75,8 @@ export async function createMockApp(
     bodyLimitBytes: BODY_LIMIT_BYTES,
     // The mock limits nothing: a client under development may call as often as it likes.
     consumePublicRead: async () => {},
+    // No database, no stamps: every answer is a new version, so the mock never answers 304.
+    publicVersion: () => Promise.resolve(randomUUID()),
   });
   describeMemberExport(rest.openApi);
   const api = express.Router();

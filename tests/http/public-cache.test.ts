@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { approvedMemberOf, bearer, buildBranchService, buildOffice } from "../support/factories";
 import { rawDb } from "../support/raw-db";
 import { startScenario } from "../support/scenario";
@@ -6,10 +5,10 @@ import type { TestApp } from "../support/test-app";
 
 /**
  * The public-read mechanism (`@Rest(…, { publicCache: true })`) as clients and shared caches
- * see it: cacheable for 60 s, a strong ETag of the bytes, 304 with no body on If-None-Match,
- * its own per-IP bucket. Exercised on the public reads that already exist.
+ * see it: cacheable for 60 s, a weak ETag naming the answer's version (its sources' change
+ * stamps: tests/http/public-revalidation.test.ts), 304 with no body on If-None-Match, its own
+ * per-IP bucket. Exercised on the public reads that already exist.
  */
-const sha = (text: string) => createHash("sha256").update(text).digest("base64url").slice(0, 32);
 
 describe("public cached reads", () => {
   let app: TestApp;
@@ -22,18 +21,19 @@ describe("public cached reads", () => {
   });
   afterAll(() => app.close());
 
-  it("answers a public list with Cache-Control public, max-age=60 and a strong ETag of its bytes", async () => {
+  it("answers a public list with Cache-Control public, max-age=60 and a weak ETag", async () => {
     const response = await app.http().get("/api/v1/branch-service");
     expect(response.status).toBe(200);
     expect(response.headers["cache-control"]).toBe("public, max-age=60");
-    expect(response.headers.etag).toBe(`"${sha(response.text)}"`);
+    expect(response.headers.etag).toMatch(/^W\/"[\w-]{32}"$/);
     expect(response.body.data.map((b: { id: string }) => b.id)).toContain(branchId);
   });
 
   it("answers 304 with no body and the same validators when If-None-Match holds the ETag", async () => {
     const first = await app.http().get(`/api/v1/branch-service/${branchId}`);
     const etag = first.headers.etag;
-    for (const header of [etag, `W/${etag}`, `"other", ${etag}`, "*"]) {
+    const opaque = etag.replace(/^W\//, "");
+    for (const header of [etag, opaque, `"other", ${etag}`, "*"]) {
       const again = await app
         .http()
         .get(`/api/v1/branch-service/${branchId}`)
@@ -62,17 +62,12 @@ describe("public cached reads", () => {
     expect(after.headers.etag).not.toBe(before.headers.etag);
   });
 
-  it("answers a revalidation from the ETag it remembers, until a request that may write", async () => {
+  it("keeps no answer in the process: a write another replica makes is seen at the next revalidation", async () => {
     const id = (await buildBranchService(app, admin)).id;
     const url = `/api/v1/branch-service/${id}`;
     const first = await app.http().get(url);
-    // Changed behind the service's back: a revalidation within seconds does not read again.
+    // Written straight through the model, as another instance would: no request to this one.
     await rawDb(app).branchServices.updateOne({ _id: id }, { $set: { description: "Changed" } });
-    const remembered = await app.http().get(url).set("if-none-match", first.headers.etag);
-    expect(remembered.status).toBe(304);
-    expect(remembered.headers.etag).toBe(first.headers.etag);
-    // Any request that may write makes the service read again.
-    await app.http().post("/graphql").send({ query: "{ __typename }" });
     const reread = await app.http().get(url).set("if-none-match", first.headers.etag);
     expect(reread.status).toBe(200);
     expect(reread.body.data.description).toBe("Changed");

@@ -1,7 +1,7 @@
 import { Query, Resolver, buildSchemaSync } from "type-graphql";
 import { Authorized } from "../../src/graphql/access";
 import { Rest, restRoutes } from "../../src/graphql/rest-route";
-import { matchesIfNoneMatch, strongEtag } from "../../src/http/rest/public-cache";
+import { matchesIfNoneMatch, strongEtag, versionEtag } from "../../src/http/rest/public-cache";
 import { NotAudited } from "../../src/modules/audit/audited-operations";
 
 /** Pure rules of the public-read mechanism: no app, no database. */
@@ -14,6 +14,16 @@ class PrivateCachedResolver {
   @Query(() => String)
   secrets(): string {
     return "mine";
+  }
+}
+
+@Resolver()
+class SourcedResolver {
+  @Rest("GET", "/tidings", { tag: "Members", publicCache: { sources: ["news_posts"] } })
+  @NotAudited("a test")
+  @Query(() => String)
+  tidings(): string {
+    return "for all";
   }
 }
 
@@ -39,6 +49,7 @@ describe("publicCache on @Rest", () => {
 
   it("is kept on the route of a public read", () => {
     expect(restRoutes(build(PublicCachedResolver))[0].publicCache).toBe(true);
+    expect(restRoutes(build(SourcedResolver))[0].publicCache).toEqual({ sources: ["news_posts"] });
   });
 });
 
@@ -58,5 +69,30 @@ describe("ETag and If-None-Match", () => {
   it("does not match absent, other or unquoted tags", () => {
     for (const header of [undefined, "", '"other"', etag.slice(1, -1)])
       expect(matchesIfNoneMatch(header, etag)).toBe(false);
+  });
+});
+
+describe("the version ETag", () => {
+  const tag = versionEtag("Query.events", { page: 1, limit: 5 }, "v1");
+
+  it("is weak: it names a version of the answer, not its bytes", () => {
+    expect(tag).toMatch(/^W\/"[\w-]{32}"$/);
+  });
+
+  it("is the same for the same arguments in any order, and differs by operation, argument or version", () => {
+    expect(versionEtag("Query.events", { limit: 5, page: 1 }, "v1")).toBe(tag);
+    for (const other of [
+      versionEtag("Query.news", { page: 1, limit: 5 }, "v1"),
+      versionEtag("Query.events", { page: 2, limit: 5 }, "v1"),
+      versionEtag("Query.events", { page: 1, limit: 5, search: "x" }, "v1"),
+      versionEtag("Query.events", { page: 1, limit: 5 }, "v2"),
+    ])
+      expect(other).not.toBe(tag);
+  });
+
+  it("is matched by its weak or strong form in If-None-Match", () => {
+    for (const header of [tag, tag.slice(2), `"a", ${tag}`])
+      expect(matchesIfNoneMatch(header, tag)).toBe(true);
+    expect(matchesIfNoneMatch('W/"other"', tag)).toBe(false);
   });
 });

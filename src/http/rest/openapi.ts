@@ -105,7 +105,8 @@ function describe(operation: Operation, route: RestRoute): void {
     const description = COOKIE_EFFECT[route.refreshCookie];
     success.headers = { "Set-Cookie": { description, schema: { type: "string" } } };
   }
-  if (route.publicCache) describePublicCache(operation, responses, success);
+  if (route.publicCache)
+    describePublicCache(operation, responses, success, route.publicCache !== true);
   if (route.path.includes(":")) errors.add(404);
   if (["POST", "PUT", "PATCH"].includes(route.method)) {
     placeBodyArguments(operation, route);
@@ -121,11 +122,15 @@ function describePublicCache(
   operation: Operation,
   responses: Record<string, Json>,
   success: Json,
+  sourced: boolean,
 ): void {
+  const etag = sourced
+    ? "Weak validator naming the answer's version (the change stamps of what it is made of)"
+    : "Strong validator of the answer's bytes";
   success.headers = {
     ...(success.headers as Json | undefined),
     "Cache-Control": { description: PUBLIC_CACHE_CONTROL, schema: { type: "string" } },
-    ETag: { description: "Strong validator of the answer's bytes", schema: { type: "string" } },
+    ETag: { description: etag, schema: { type: "string" } },
   };
   operation.parameters = [
     ...(operation.parameters ?? []),

@@ -24,22 +24,52 @@ export function strongEtag(body: string): string {
 export function matchesIfNoneMatch(header: string | undefined, etag: string): boolean {
   if (!header) return false;
   if (header.trim() === "*") return true;
-  return header.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag);
+  const opaque = etag.replace(/^W\//, "");
+  return header.split(",").some((tag) => tag.trim().replace(/^W\//, "") === opaque);
 }
 
 /**
- * A successful public read: cacheable by anyone for 60 s, with its ETag; a client that holds
- * the same bytes gets 304 and no body. Errors never come here and stay `no-store`.
+ * The validator of a read with sources: the operation, its checked arguments in a canonical
+ * order, and the version of the collections it reads. Weak (`W/`): it names a version of the
+ * answer, not its bytes; two 200s under one tag mean the same content but need not be
+ * byte-identical (a write racing a read, another encoding), so it must not join byte ranges.
+ */
+export function versionEtag(operation: string, args: unknown, version: string): string {
+  const key = `${operation}\n${canonicalJson(args)}\n${version}`;
+  return `W/"${createHash("sha256").update(key).digest("base64url").slice(0, 32)}"`;
+}
+
+/** JSON with object keys sorted, so `?a=1&b=2` and `?b=2&a=1` name the same answer. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, item]) => item !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}
+
+/** 304 for a client that holds the current version: no body, the same validators. */
+export function sendNotModified(res: Response, etag: string): void {
+  res.status(304);
+  res.setHeader("cache-control", PUBLIC_CACHE_CONTROL);
+  res.setHeader("etag", etag);
+  res.end();
+}
+
+/**
+ * A successful public read: cacheable by anyone for 60 s, with its ETag (the version's, or by
+ * default a hash of the bytes); a client that holds the same gets 304 and no body. Errors never come here and stay `no-store`.
  */
 export function sendPublicRead(
   req: Request,
   res: Response,
   headers: Headers,
   body: string,
-  memory?: RevalidationMemory,
+  etag = strongEtag(body),
 ): void {
-  const etag = strongEtag(body);
-  memory?.remember(req.originalUrl, etag);
   const notModified = matchesIfNoneMatch(req.headers["if-none-match"], etag);
   res.status(notModified ? 304 : 200);
   headers.forEach((value, name) => {
@@ -48,54 +78,4 @@ export function sendPublicRead(
   res.setHeader("cache-control", PUBLIC_CACHE_CONTROL);
   res.setHeader("etag", etag);
   res.end(notModified ? undefined : body);
-}
-
-/** How long a remembered ETag answers a revalidation without the read running again. */
-const REVALIDATION_WINDOW_MS = 10_000;
-const REMEMBERED_MAX = 2_000;
-
-/**
- * The ETags of this process's recent public answers, by URL: a client revalidating what it
- * was answered within the last few seconds gets its 304 before arguments, GraphQL or the
- * database are touched, so a 304 costs a fraction of a 200. Only tags are kept, never answers.
- * Any request that may write (anything but GET/HEAD, /graphql included) forgets them all,
- * before and after it runs; what changes otherwise (another instance's write, a scheduled post
- * coming due) shows within the window, well inside the 60 s a cache may already keep an answer.
- */
-export class RevalidationMemory {
-  private generation = 0;
-  private readonly tags = new Map<string, { etag: string; generation: number; at: number }>();
-
-  constructor(private readonly windowMs = REVALIDATION_WINDOW_MS) {}
-
-  /** App-level middleware: a possible write makes every remembered tag unusable. */
-  readonly watchWrites: RequestHandler = (req, res, next) => {
-    if (req.method !== "GET" && req.method !== "HEAD") {
-      this.generation += 1;
-      res.once("finish", () => {
-        this.generation += 1;
-      });
-    }
-    next();
-  };
-
-  /** Route middleware: 304 at once when the client holds the tag remembered for this URL. */
-  readonly answerFromMemory: RequestHandler = (req, res, next) => {
-    const header = req.headers["if-none-match"];
-    const entry = header === undefined ? undefined : this.tags.get(req.originalUrl);
-    const fresh =
-      entry !== undefined &&
-      entry.generation === this.generation &&
-      Date.now() - entry.at < this.windowMs;
-    if (!fresh || !matchesIfNoneMatch(header, entry.etag)) return next();
-    res.status(304).setHeader("cache-control", PUBLIC_CACHE_CONTROL).setHeader("etag", entry.etag);
-    res.end();
-  };
-
-  remember(url: string, etag: string): void {
-    this.tags.delete(url);
-    this.tags.set(url, { etag, generation: this.generation, at: Date.now() });
-    // Oldest first in a Map: a flood of distinct query strings cannot grow it without bound.
-    if (this.tags.size > REMEMBERED_MAX) this.tags.delete(this.tags.keys().next().value!);
-  }
 }

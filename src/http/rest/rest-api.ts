@@ -25,7 +25,14 @@ import type { RequestContext } from "../../graphql/context";
 import { restRoutes, type RestRoute } from "../../graphql/rest-route";
 import { jsonBody } from "../json-body";
 import { completeOpenApi, openApiFrame } from "./openapi";
-import { publicReadLimit, sendPublicRead, type RevalidationMemory } from "./public-cache";
+import type { StampedSource } from "../../db/change-stamps";
+import {
+  matchesIfNoneMatch,
+  publicReadLimit,
+  sendNotModified,
+  sendPublicRead,
+  versionEtag,
+} from "./public-cache";
 
 export const API_BASE = "/api/v1";
 
@@ -38,8 +45,8 @@ export interface RestApiOptions {
   bodyLimitBytes: number;
   /** Takes one request of the caller's IP from the public-read bucket (RateLimits). */
   consumePublicRead: (ip: string) => Promise<void>;
-  /** Answers revalidations of recent public reads without running them (public-cache.ts). */
-  revalidation?: RevalidationMemory;
+  /** The version of the named collections as of `now` (ChangeStamps.version). */
+  publicVersion: (sources: readonly StampedSource[], now: Date) => Promise<string>;
 }
 
 /** What the gate checked for this request, kept on its context for the execute step. */
@@ -93,24 +100,24 @@ export function createRestApi(options: RestApiOptions) {
     async (req, res) => {
       const response = await sofa.handleNodeRequestAndResponse(req, res, { req, res });
       if (publicCache && response.status === 200) {
-        const body = await response.text();
-        sendPublicRead(req, res, response.headers, body, options.revalidation);
+        const etag = (res.locals as { versionEtag?: string }).versionEtag;
+        sendPublicRead(req, res, response.headers, await response.text(), etag);
       } else {
         await send(response, res);
       }
     };
-  const memory = options.revalidation?.answerFromMemory;
-  const publicRead = [publicReadLimit(options.consumePublicRead), ...(memory ? [memory] : [])];
+  const publicRead = publicReadLimit(options.consumePublicRead);
 
   const router = express.Router();
   for (const route of routes) {
     const gate = restGate(route, options.buildContext);
+    const sources = typeof route.publicCache === "object" ? route.publicCache.sources : null;
     const chain = hasBody(route)
       ? [...jsonBody(options.bodyLimitBytes, true), gate]
       : route.publicCache
-        ? [...publicRead, gate]
+        ? [publicRead, gate, ...(sources ? [revalidate(route, sources, options)] : [])]
         : [gate];
-    const sofaRun = runSofa(route.publicCache === true);
+    const sofaRun = runSofa(route.publicCache !== undefined);
     const run = route.aliasOf ? runAs(route.aliasOf.path, sofaRun) : sofaRun;
     router[route.method.toLowerCase() as "get"](route.path, ...chain, run);
   }
@@ -142,6 +149,31 @@ function runAs(path: string, runSofa: RequestHandler): RequestHandler {
 }
 
 /**
+ * A public read with sources answers a client's If-None-Match before running the operation:
+ * the ETag is made of the operation, its checked arguments and the sources' change stamps,
+ * read BEFORE the operation, so a write racing the read can only cost an extra 200 (new data
+ * under the old stamps), never a 304 over an answer that changed. After the rate limit and the
+ * argument check, so a 304 is counted and a bad argument is still a 400.
+ */
+function revalidate(
+  route: RestRoute,
+  sources: readonly StampedSource[],
+  options: Pick<RestApiOptions, "publicVersion">,
+): RequestHandler {
+  return async (req, res, next) => {
+    const { variables } = res.locals as { variables: RawArguments };
+    const version = await options.publicVersion(sources, new Date());
+    const etag = versionEtag(route.operation, variables, version);
+    if (matchesIfNoneMatch(req.headers["if-none-match"], etag)) {
+      sendNotModified(res, etag);
+      return;
+    }
+    res.locals.versionEtag = etag;
+    next();
+  };
+}
+
+/**
  * The one argument check of a REST request. The caller's access is checked once too: by the
  * schema's authChecker when the operation runs, or here when the arguments fail, so that a
  * caller without the right gets 401/403 and learns nothing of our validation rules.
@@ -152,6 +184,7 @@ function restGate(route: RestRoute, buildContext: BuildContext): RequestHandler 
     try {
       const variables = checkArguments(route.field.args, collectArguments(route, req));
       context[CHECKED_CALL] = { route, variables };
+      res.locals.variables = variables;
     } catch (error) {
       assertFieldAccess(context, route.field);
       throw error;

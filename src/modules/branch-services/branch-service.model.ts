@@ -1,4 +1,5 @@
 import { Schema, type Connection, type Model } from "mongoose";
+import { changeStamped } from "../../db/change-stamps";
 import { uuidv7 } from "../../db/uuid";
 import { sectionSchema, type SectionRecord } from "../sections/section.model";
 
@@ -31,6 +32,9 @@ branchServiceSchema.index({ createdAt: -1, _id: -1 });
 branchServiceSchema.index({ searchText: 1 });
 
 export type BranchServiceModel = Model<BranchServiceRecord>;
+
+// Public reads are made of this collection: every write changes their ETag.
+branchServiceSchema.plugin(changeStamped, { source: "branch_services" });
 
 export function createBranchServiceModel(connection: Connection): BranchServiceModel {
   return connection.model<BranchServiceRecord>(

@@ -12,7 +12,10 @@ import { BranchServicePage, BranchServicePayload } from "./branch-service.type";
 
 @Resolver()
 export class BranchServiceResolver {
-  @Rest("GET", "/branch-service", { tag: "Branch services", publicCache: true })
+  @Rest("GET", "/branch-service", {
+    tag: "Branch services",
+    publicCache: { sources: ["branch_services"] },
+  })
   @NotAudited("the organisation's branches of service")
   @Query(() => BranchServicePage, { description: "Branches of service, newest first. Public." })
   async branchServices(@Args() args: PageArgs, @Ctx() ctx: RequestContext) {
@@ -20,7 +23,10 @@ export class BranchServiceResolver {
     return { code: "OK", message: "Branches of service", ...page };
   }
 
-  @Rest("GET", "/branch-service/:id", { tag: "Branch services", publicCache: true })
+  @Rest("GET", "/branch-service/:id", {
+    tag: "Branch services",
+    publicCache: { sources: ["branch_services"] },
+  })
   @NotAudited("the organisation's branches of service")
   @Query(() => BranchServicePayload, { description: "One branch of service. Public." })
   async branchService(@Arg("id", () => UUIDResolver) id: string, @Ctx() ctx: RequestContext) {

@@ -1,4 +1,5 @@
 import { Schema, type Connection, type Model } from "mongoose";
+import { changeStamped } from "../../db/change-stamps";
 import { uuidv7 } from "../../db/uuid";
 import {
   EventCategory,
@@ -74,6 +75,9 @@ for (const field of ["startsAt", "createdAt", "nameKey"]) {
 eventSchema.index({ searchText: 1 });
 
 export type EventModel = Model<EventRecord>;
+
+// Public reads are made of this collection: every write changes their ETag.
+eventSchema.plugin(changeStamped, { source: "events" });
 
 export function createEventModel(connection: Connection): EventModel {
   return connection.model<EventRecord>("Event", eventSchema, "events");

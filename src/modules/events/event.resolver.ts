@@ -22,7 +22,7 @@ const EXAMPLE = {
 
 @Resolver()
 export class EventResolver {
-  @Rest("GET", "/events/public", { tag: "Events", publicCache: true })
+  @Rest("GET", "/events/public", { tag: "Events", publicCache: { sources: ["events", "files"] } })
   @NotAudited("the organisation's public events")
   @Query(() => PublicEventPage, {
     description: "PUBLIC events, without meeting ids and passwords. No token needed.",
@@ -31,7 +31,10 @@ export class EventResolver {
     return { code: "OK", message: "Events", ...(await ctx.services.events.listPublic(args)) };
   }
 
-  @Rest("GET", "/events/public/:id", { tag: "Events", publicCache: true })
+  @Rest("GET", "/events/public/:id", {
+    tag: "Events",
+    publicCache: { sources: ["events", "files"] },
+  })
   @NotAudited("the organisation's public events")
   @Query(() => PublicEventPayload, {
     description: "One PUBLIC event, without its meeting id and password. No token needed.",

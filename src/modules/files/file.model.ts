@@ -1,4 +1,5 @@
 import { Schema, type Connection, type Model } from "mongoose";
+import { changeStamped } from "../../db/change-stamps";
 import type { FilePurpose } from "./file-refs";
 
 export const FILE_PURPOSES: readonly FilePurpose[] = [
@@ -53,6 +54,9 @@ fileSchema.index({ ownerId: 1, createdAt: -1, _id: -1 });
 fileSchema.index({ unnamedSince: 1 });
 
 export type FileModel = Model<FileRecord>;
+
+// Public reads are made of this collection: every write changes their ETag.
+fileSchema.plugin(changeStamped, { source: "files" });
 
 export function createFileModel(connection: Connection): FileModel {
   return connection.model<FileRecord>("StoredFile", fileSchema, "files");

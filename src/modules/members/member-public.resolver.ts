@@ -19,7 +19,10 @@ import {
 /** The organisation's public pages over member records, and the choices behind them (§12). */
 @Resolver()
 export class MemberPublicResolver {
-  @Rest("GET", "/members/public/directory-locations", { tag: "Members", publicCache: true })
+  @Rest("GET", "/members/public/directory-locations", {
+    tag: "Members",
+    publicCache: { sources: ["members"] },
+  })
   @NotAudited("counts by place: no one member's data")
   @Query(() => DirectoryLocationsPayload, {
     description:
@@ -29,7 +32,10 @@ export class MemberPublicResolver {
     return ok(await ctx.services.memberPublic.directory(), "Member directory");
   }
 
-  @Rest("GET", "/members/public/service-chaplains", { tag: "Members", publicCache: true })
+  @Rest("GET", "/members/public/service-chaplains", {
+    tag: "Members",
+    publicCache: { sources: ["members", "branch_services", "member_requirements", "files"] },
+  })
   @NotAudited("what listed members chose to make public")
   @Query(() => ServiceChaplainPage, {
     description: "Certified specialist chaplains who chose to be listed, by name. No token needed.",
@@ -39,7 +45,20 @@ export class MemberPublicResolver {
     return { code: "OK", message: "Service chaplains", ...page };
   }
 
-  @Rest("GET", "/members/public/:id", { tag: "Members", errors: [404], publicCache: true })
+  @Rest("GET", "/members/public/:id", {
+    tag: "Members",
+    errors: [404],
+    publicCache: {
+      sources: [
+        "members",
+        "branch_services",
+        "offices",
+        "office_holders",
+        "member_requirements",
+        "files",
+      ],
+    },
+  })
   @NotAudited("a public credential check: only what the member chose to show")
   @Query(() => PublicMemberPayload, {
     description:

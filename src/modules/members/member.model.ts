@@ -1,6 +1,7 @@
 // Past the usual size on purpose: the member record's shape, its sealed fields and every index
 // that serves a member query sit together, so a query and the index it needs are read at once.
 import { Schema, type Connection, type Model } from "mongoose";
+import { changeStamped } from "../../db/change-stamps";
 import type { FieldCipher } from "../../db/field-cipher";
 import { searchableText } from "../../db/search-text";
 import { uuidv7 } from "../../db/uuid";
@@ -257,6 +258,9 @@ memberSchema.index({
 });
 
 export type MemberModel = Model<MemberRecord>;
+
+// Public reads are made of this collection: every write changes their ETag.
+memberSchema.plugin(changeStamped, { source: "members" });
 
 export function createMemberModel(connection: Connection): MemberModel {
   return connection.model<MemberRecord>("Member", memberSchema, "members");

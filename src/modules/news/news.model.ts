@@ -1,4 +1,5 @@
 import { Schema, type Connection, type Model } from "mongoose";
+import { changeStamped } from "../../db/change-stamps";
 import { uuidv7 } from "../../db/uuid";
 import { MediaKind, NewsStatus } from "./news.enums";
 
@@ -65,6 +66,13 @@ newsPostSchema.index({ status: 1, publishedAt: -1, _id: -1 });
 newsPostSchema.index({ searchText: 1 });
 
 export type NewsPostModel = Model<NewsPostRecord>;
+
+// Public reads are made of this collection: every write changes their ETag, and so does a
+// scheduled post's publishedAt once it has come (no write marks that moment).
+newsPostSchema.plugin(changeStamped, {
+  source: "news_posts",
+  due: { filter: { status: NewsStatus.PUBLISHED }, field: "publishedAt" },
+});
 
 export function createNewsPostModel(connection: Connection): NewsPostModel {
   return connection.model<NewsPostRecord>("NewsPost", newsPostSchema, "news_posts");

@@ -21,7 +21,10 @@ const EXAMPLE = {
 
 @Resolver()
 export class NewsResolver {
-  @Rest("GET", "/news-blogs/public", { tag: "News", publicCache: true })
+  @Rest("GET", "/news-blogs/public", {
+    tag: "News",
+    publicCache: { sources: ["news_posts", "members", "files"] },
+  })
   @NotAudited("the organisation's published news")
   @Query(() => NewsPostPage, {
     description: "Published posts that are out, newest publishedAt first. No token needed.",
@@ -30,7 +33,10 @@ export class NewsResolver {
     return { code: "OK", message: "News", ...(await ctx.services.news.listPublic(args)) };
   }
 
-  @Rest("GET", "/news-blogs/public/:id", { tag: "News", publicCache: true })
+  @Rest("GET", "/news-blogs/public/:id", {
+    tag: "News",
+    publicCache: { sources: ["news_posts", "members", "files"] },
+  })
   @NotAudited("the organisation's published news")
   @Query(() => NewsPostPayload, {
     description: "One published post that is out; others answer 404. No token needed.",

@@ -1,4 +1,5 @@
 import { Schema, type Connection, type Model } from "mongoose";
+import { changeStamped } from "../../db/change-stamps";
 import { uuidv7 } from "../../db/uuid";
 
 /** One appointment of a member to an office title, for a term. */
@@ -59,6 +60,13 @@ officeHolderSchema.index({ userId: 1, createdAt: -1, _id: -1 });
 officeHolderSchema.index({ releasedAt: 1, endDate: 1 });
 
 export type OfficeHolderModel = Model<OfficeHolderRecord>;
+
+// Public reads are made of this collection: every write changes their ETag, and so does a
+// term's end once it has come (a holder's office leaves the public page without a write).
+officeHolderSchema.plugin(changeStamped, {
+  source: "office_holders",
+  due: { filter: { releasedAt: null }, field: "endDate" },
+});
 
 export function createOfficeHolderModel(connection: Connection): OfficeHolderModel {
   return connection.model<OfficeHolderRecord>("OfficeHolder", officeHolderSchema, "office_holders");

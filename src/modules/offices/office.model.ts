@@ -1,4 +1,5 @@
 import { Schema, type Connection, type Model } from "mongoose";
+import { changeStamped } from "../../db/change-stamps";
 import { uuidv7 } from "../../db/uuid";
 import { sectionSchema, type SectionRecord } from "../sections/section.model";
 import { OfficeLevel } from "./office-level";
@@ -54,6 +55,9 @@ officeSchema.index({ levelRank: 1, nameKey: 1 });
 officeSchema.index({ levelRank: -1, nameKey: 1 });
 
 export type OfficeModel = Model<OfficeRecord>;
+
+// Public reads are made of this collection: every write changes their ETag.
+officeSchema.plugin(changeStamped, { source: "offices" });
 
 export function createOfficeModel(connection: Connection): OfficeModel {
   return connection.model<OfficeRecord>("Office", officeSchema, "offices");

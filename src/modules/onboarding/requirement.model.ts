@@ -1,4 +1,5 @@
 import { Schema, type Connection, type Model } from "mongoose";
+import { changeStamped } from "../../db/change-stamps";
 import { registerEnumType } from "type-graphql";
 import { uuidv7 } from "../../db/uuid";
 
@@ -67,6 +68,9 @@ requirementSchema.index({ reviewStatus: 1, updatedAt: 1, _id: 1 });
 requirementSchema.index({ userId: 1 });
 
 export type RequirementModel = Model<RequirementRecord>;
+
+// Public reads are made of this collection: every write changes their ETag.
+requirementSchema.plugin(changeStamped, { source: "member_requirements" });
 
 export function createRequirementModel(connection: Connection): RequirementModel {
   return connection.model<RequirementRecord>(
