@@ -6,6 +6,7 @@
  * row at the end. tests/bench/capacity-plan.test.ts checks that each row is served by a
  * declared index and that every declared index serves some row.
  */
+import { onboardingQueries } from "./api-queries-onboarding";
 import type { PlannedQuery } from "./query-plan";
 
 export interface ApiQuery extends PlannedQuery {
@@ -336,4 +337,5 @@ export const API_QUERIES: readonly ApiQuery[] = [
     command: "unique write",
     filter: { titleKey: "eq" },
   },
+  ...onboardingQueries(),
 ];

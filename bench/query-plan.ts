@@ -25,6 +25,11 @@ export interface PlannedQuery {
     | "unique write";
   filter: Record<string, Match>;
   sort?: IndexKey;
+  /**
+   * The fields the command reads besides the filter's (an aggregation's `$group` keys): an
+   * index holding them and the filter's fields answers without a FETCH, and is preferred.
+   */
+  reads?: string[];
 }
 
 export interface Plan {
@@ -68,7 +73,8 @@ function candidateOf(key: IndexKey, query: PlannedQuery): Candidate | undefined 
     // Without a sort an index is only worth scanning for a field it leads with.
     if (!fields.includes(entries[0][0])) return undefined;
   }
-  return { key, bound, covering: fields.every((field) => field in key) };
+  const covering = [...fields, ...(query.reads ?? [])].every((field) => field in key);
+  return { key, bound, covering };
 }
 
 function better(a: Candidate, b: Candidate, wantsCovering: boolean): Candidate {
@@ -91,7 +97,7 @@ export function planOf(query: PlannedQuery, declared: readonly IndexKey[]): Plan
   if (query.filter._id === "eq") {
     return { index: ID_INDEX, stages: ["IDHACK"], served: true };
   }
-  const wantsCovering = ["count", "exists"].includes(query.command);
+  const wantsCovering = ["count", "exists"].includes(query.command) || query.reads !== undefined;
   let chosen: Candidate | undefined;
   for (const key of [ID_INDEX, ...declared]) {
     const candidate = candidateOf(key, query);
@@ -121,6 +127,7 @@ function stagesOf(query: PlannedQuery, chosen: Candidate): string[] {
     const countScan = onKeys.length === 0 && bounds.length === fields.length;
     return countScan ? [`COUNT_SCAN ${indexText(chosen.key)}`, "COUNT"] : [scan, "COUNT"];
   }
+  if (query.reads && chosen.covering) return [scan, "PROJECTION_COVERED", ...tail(query)];
   const fetch = onDocuments.length > 0 ? `FETCH filtering ${onDocuments.join(", ")}` : "FETCH";
   return [scan, fetch, ...tail(query)];
 }
