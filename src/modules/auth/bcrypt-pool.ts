@@ -119,7 +119,9 @@ export class BcryptPool {
       for (const task of lane) task.reject(new Error("The password hasher is shut down"));
     }
     this.lanes.clear();
-    await this.piscina.destroy();
+    // Lets the hashes already running finish and then stops the threads: destroying them would
+    // fail a thread still starting up with nobody left to hear it, and end the process badly.
+    await this.piscina.close();
   }
 
   private run(operation: Operation, named?: HashingShare): Promise<string | boolean> {
