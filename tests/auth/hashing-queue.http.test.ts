@@ -1,4 +1,4 @@
-import { HASHING_QUEUE_LIMITS } from "../../src/modules/auth/bcrypt-pool";
+import { defaultBcryptWorkers, HASHING_QUEUE_LIMITS } from "../../src/modules/auth/bcrypt-pool";
 import { buildUser, uniqueEmail } from "../support/factories";
 import { startTestApp, type TestApp } from "../support/test-app";
 
@@ -27,7 +27,7 @@ async function timedLogin(email: string, password: string): Promise<number> {
   return performance.now() - started;
 }
 
-it("answers a member after at most the running hash while a stranger floods from another client", async () => {
+it("answers a member after at most the running hashes while a stranger floods from another client", async () => {
   const member = await buildUser(app);
   // One sign-in on a quiet service: one hash and the rest of the request (the median of three).
   const quiet: number[] = [];
@@ -63,9 +63,10 @@ it("answers a member after at most the running hash while a stranger floods from
   expect(strangerHashed.length).toBeGreaterThanOrEqual(1);
   expect(strangerHashed.length + refused.length).toBe(60);
   for (const response of refused) expect(response.headers["retry-after"]).toMatch(/^\d+$/);
-  // The member waited for at most the stranger's hash that was running, then had its own.
+  // The member waited for at most the stranger's hashes already running (one per thread), then
+  // had its own on the first thread to come free.
   const beforeMember = strangerHashed.filter((at) => at > sentAt && at < answeredAt);
-  expect(beforeMember.length).toBeLessThanOrEqual(1);
+  expect(beforeMember.length).toBeLessThanOrEqual(defaultBcryptWorkers());
   // Two hashes' time, with headroom for a loaded machine.
   expect(during).toBeLessThan(2.5 * oneSignIn);
 });
