@@ -170,6 +170,8 @@ export const READ_SCENARIOS: Scenario[] = [
       url: `${session.baseUrl}/api/v1/members/public/directory-locations`,
       headers: { "if-none-match": session.directoryEtag },
       connections,
+      // A revalidation answers 304: counted as answered, anything else as a failure.
+      expectedStatus: 304,
     }),
   },
   // No ratio target: what Apollo adds by itself (bench/apollo-alone.ts), to set beside what
