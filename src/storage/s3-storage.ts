@@ -96,8 +96,9 @@ export class S3Storage implements ObjectStorage {
     } while (token);
   }
 
-  async close(): Promise<void> {
+  close(): Promise<void> {
     this.client.destroy();
+    return Promise.resolve();
   }
 
   private bucket(): Promise<void> {
