@@ -9,7 +9,7 @@ import { uuidv7 } from "../src/db/uuid";
 import { createUserModel } from "../src/modules/users/user.model";
 
 /** Bump when the seed's shape changes, so an old benchmark database is seeded again. */
-const DATASET_VERSION = 5;
+const DATASET_VERSION = 6;
 export const BENCH_PASSWORD = "Bench#Applicant1";
 /** The benchmark databases' data key (demo data only): the seed seals with it, the service opens. */
 export const BENCH_DATA_KEY = Buffer.alloc(32, 7).toString("base64");

@@ -19,7 +19,13 @@ import {
   type MemberRecord,
 } from "../../src/modules/members/member.model";
 import { duplicateKeysOf, type DuplicateKeys } from "../../src/modules/members/member-duplicates";
+import {
+  createMemberCounterModel,
+  type MemberCounterModel,
+} from "../../src/modules/members/member-identity.repository";
 import { canonicalRegion } from "../../src/modules/members/regions";
+import { formatUniqueId, manilaYear } from "../../src/modules/members/unique-id";
+import { OnboardingStep } from "../../src/modules/onboarding/onboarding-steps";
 import { Role } from "../../src/modules/users/role";
 import { createUserModel, type UserRecord } from "../../src/modules/users/user.model";
 import {
@@ -94,6 +100,7 @@ export async function seedDemo(
 ): Promise<DemoSeedResult> {
   const users = createUserModel(connection);
   const members = createMemberModel(connection);
+  const counters = createMemberCounterModel(connection);
   const branches = createBranchServiceModel(connection);
   await Promise.all([users.init(), members.init(), branches.init()]);
 
@@ -130,6 +137,10 @@ export async function seedDemo(
     await users.insertMany(
       fresh.map((person) => person.user),
       { lean: true },
+    );
+    await giveUniqueIds(
+      counters,
+      fresh.map((person) => person.member),
     );
     await members.insertMany(
       fresh.map((person) => ({
@@ -365,4 +376,34 @@ function slug(text: string): string {
     .toLowerCase()
     .normalize("NFD")
     .replace(/[^a-z]/g, "");
+}
+
+/**
+ * Approved demo records carry what the service gives an approval: a uniqueId from the year's
+ * running number (taken by one `$inc` per year and batch, so later approvals and later seeds
+ * continue after them) and the first onboarding step. Without them every start would backfill
+ * thousands of records one by one.
+ */
+async function giveUniqueIds(counters: MemberCounterModel, records: DemoMember[]): Promise<void> {
+  const byYear = new Map<number, DemoMember[]>();
+  for (const record of records) {
+    if (record.status !== MemberStatus.APPROVED) continue;
+    const approval = record.statusHistory.find((change) => change.to === MemberStatus.APPROVED);
+    const year = manilaYear(approval?.at ?? record.updatedAt);
+    byYear.set(year, [...(byYear.get(year) ?? []), record]);
+  }
+  for (const [year, approved] of byYear) {
+    const counter = await counters
+      .findOneAndUpdate(
+        { _id: `uniqueId:${year}` },
+        { $inc: { seq: approved.length } },
+        { upsert: true, returnDocument: "after" },
+      )
+      .lean<{ seq: number }>()
+      .exec();
+    approved.forEach((record, index) => {
+      record.uniqueId = formatUniqueId(year, counter.seq - approved.length + 1 + index);
+      record.onboardingStep = OnboardingStep.REQUIREMENTS;
+    });
+  }
 }

@@ -92,7 +92,7 @@ export function changeStamped(schema: Schema, options: { source: StampedSource; 
       name,
       { document: false, query: true },
       async function (this: Query<unknown, unknown>, result: unknown) {
-        if (!changedNothing(result)) await bump(this.model.db);
+        if (!changedNothing(result, this.getOptions().upsert === true)) await bump(this.model.db);
       },
     );
   }
@@ -112,10 +112,12 @@ const changeStampSchema = new Schema<StampRecord>(
 /**
  * An update or delete the server reports as matching nothing (a conditional write that lost, a
  * sweep that found nothing due) leaves every answer as it was: no bump, so periodic sweeps do
- * not make every client download again. Anything else (findOneAnd…, unknown results) bumps.
+ * not make every client download again. So does a findOneAnd… that found no document (null),
+ * unless it upserts: then null is the document before an insert. Anything else bumps.
  */
-export function changedNothing(result: unknown): boolean {
-  if (result === null || typeof result !== "object") return false;
+export function changedNothing(result: unknown, upsert = false): boolean {
+  if (result === null) return !upsert;
+  if (typeof result !== "object") return false;
   const counts = result as {
     matchedCount?: unknown;
     upsertedCount?: unknown;
