@@ -1,3 +1,5 @@
+// Past the usual size on purpose: the REST edge is one path (gate, arguments, public-read
+// revalidation, Sofa, answer) that a reader follows top to bottom in one file.
 import express, { type Request, type RequestHandler, type Response } from "express";
 import {
   coerceInputValue,
