@@ -59,11 +59,14 @@ it("gives each load the server's CPU time per answer when told how to read it", 
     const { user, system } = process.cpuUsage();
     return user + system;
   };
+  const before = cpuOf();
   const [a] = await measureInTurns([{ url: `${base}/a`, connections: 2 }], 1, { cpuOf });
+  const spent = cpuOf() - before;
   expect(a.total).toBeGreaterThan(0);
   expect(a.cpuMicrosPerRequest).toBeGreaterThan(0);
-  // Over a whole second, no more CPU than the second itself per answer on average.
-  expect(a.cpuMicrosPerRequest! * a.total).toBeLessThan(1.5e6);
+  // The CPU time of the turn alone, not of the process since it started: within what the
+  // whole call spent (the client shares this process, so no bound in seconds holds here).
+  expect(a.cpuMicrosPerRequest! * a.total).toBeLessThanOrEqual(spent);
   const [plain] = await measureInTurns([{ url: `${base}/a`, connections: 2 }], 1);
   expect(plain.cpuMicrosPerRequest).toBeUndefined();
 }, 20_000);
