@@ -80,10 +80,10 @@ const publicEvents =
     headers: (session: Session) => Record<string, string>,
     expectedStatus?: number,
   ) =>
-  (session: Session) => ({
+  (session: Session, connections: number) => ({
     url: `${base(session)}${EVENTS_QUERY}`,
     headers: headers(session),
-    connections: PUBLIC_READ_CONNECTIONS,
+    connections,
     ...(expectedStatus === undefined ? {} : { expectedStatus }),
   });
 
@@ -93,6 +93,7 @@ export const PUBLIC_EVENT_SCENARIOS: Scenario[] = [
     name: "GET /events/public",
     via: "REST",
     group: "public events",
+    audience: "public",
     spec: publicEvents(
       (s) => `${s.baseUrl}/api/v1`,
       () => ({}),
@@ -102,6 +103,7 @@ export const PUBLIC_EVENT_SCENARIOS: Scenario[] = [
     name: "GET /events/public (hand-written)",
     via: "floor",
     group: "public events",
+    audience: "public",
     spec: publicEvents(
       (s) => s.floorUrl,
       () => ({}),
@@ -111,6 +113,7 @@ export const PUBLIC_EVENT_SCENARIOS: Scenario[] = [
     name: "GET /events/public with If-None-Match (304)",
     via: "REST",
     group: "public events",
+    audience: "public",
     spec: publicEvents(
       (s) => `${s.baseUrl}/api/v1`,
       (s) => ({ "if-none-match": s.eventsEtag ?? "" }),

@@ -4,10 +4,10 @@
  *
  *   npm run bench -- [--sizes=1000,10000,100000] [--target=10000] [--duration=4] [--runs=3]
  *                    [--out=docs/performance.md] [--data-dir=bench/.data] [--smoke]
- *                    [--only=<text>] [--connections=4] [--samples=2]
+ *                    [--only=<text>] [--connections=4] [--public-connections=50] [--samples=2]
  *
- * --smoke: a few hundred members, one-second loads, one run; for the test suite, which checks
- * that the harness works, not how fast anything is.
+ * --smoke: a few hundred members, one-second loads, one run, four connections everywhere; for
+ * the test suite, which checks that the harness works, not how fast anything is.
  * --only=<text>: printed, not written to docs/performance.md, for trying a change quickly:
  * `members` the member reads at every count, `page` the member page against the driver alone,
  * `storm` the login storm, `burst` 20 sign-ins at once against cores ÷ one hash's time,
@@ -27,7 +27,7 @@ import { signInBurst } from "./sign-in-burst";
 import { measureReaderGain } from "./ferretdb-reader";
 import { measureFileTransfers } from "./file-transfers";
 import { measureMemberReads } from "./member-reads";
-import { ensureEvents } from "./public-events";
+import { ensureEvents, PUBLIC_READ_CONNECTIONS } from "./public-events";
 import { childResidentMb, cpuMicros, residentMb } from "./processes";
 import { renderReport, type ReportInput, type SizeResult } from "./report";
 import type { Measured } from "./report-sections";
@@ -66,6 +66,8 @@ export interface BenchOptions {
   connections: number;
   /** Concurrency of the GET /offices latency target. */
   targetConnections: number;
+  /** Concurrency of the anonymous public pages, as a busy home page sees them. */
+  publicConnections: number;
   logins: number;
   applications: number;
 }
@@ -113,6 +115,7 @@ export function parseBenchArguments(argv: string[]): BenchOptions {
     // connections than this only queue there.
     connections: number("connections", 4),
     targetConnections: smoke ? 4 : 100,
+    publicConnections: number("public-connections", smoke ? 4 : PUBLIC_READ_CONNECTIONS),
     logins: smoke ? 2 : 20,
     applications: number("applications", smoke ? 10 : 500),
   };

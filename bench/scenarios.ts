@@ -31,8 +31,16 @@ export interface Scenario {
   via: "REST" | "GraphQL" | "floor";
   /** Scenarios with the same group are compared with each other (ratios). */
   group?: "offices list" | "office by id" | "Apollo alone" | "directory" | "public events";
+  /** Anonymous public pages run at BenchOptions.publicConnections, the rest at `connections`. */
+  audience?: "public";
   spec: (session: Session, connections: number) => LoadSpec;
 }
+
+/** The concurrency a scenario runs at. */
+export const connectionsOf = (
+  scenario: Scenario,
+  options: { connections: number; publicConnections: number },
+): number => (scenario.audience === "public" ? options.publicConnections : options.connections);
 
 const schema = buildSchema(
   fs.readFileSync(path.join(__dirname, "..", "schema", "schema.graphql"), "utf8"),

@@ -11,7 +11,7 @@ import { measure, measureInTurns, type LoadSpec } from "./load";
 import { residentMb } from "./processes";
 import type { Measured } from "./report-sections";
 import type { BenchOptions } from "./run";
-import { READ_SCENARIOS, type Scenario, type Session } from "./scenarios";
+import { connectionsOf, READ_SCENARIOS, type Scenario, type Session } from "./scenarios";
 
 export const log = (line: string) =>
   console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}`);
@@ -24,7 +24,10 @@ export const log = (line: string) =>
 export async function warmUp(session: Session, options: BenchOptions): Promise<void> {
   log("warming up: every read scenario once, unmeasured");
   for (const scenario of READ_SCENARIOS) {
-    await measure({ ...scenario.spec(session, options.connections), durationSeconds: 2 });
+    await measure({
+      ...scenario.spec(session, connectionsOf(scenario, options)),
+      durationSeconds: 2,
+    });
   }
 }
 
@@ -42,7 +45,7 @@ export async function readSuite(
   for (const unit of measuringUnits(scenarios)) {
     const specs: LoadSpec[] = [];
     for (const scenario of unit) {
-      const spec = scenario.spec(session, options.connections);
+      const spec = scenario.spec(session, connectionsOf(scenario, options));
       // A short warm-up first (JIT, pools, as a running service would have them), which also
       // tells how many answers make a turn of about half a second.
       const warm = await measure({ ...spec, durationSeconds: 1 });
