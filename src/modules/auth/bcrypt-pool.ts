@@ -6,7 +6,7 @@ import { TooManyRequestsError } from "../../errors/app-errors";
 /*
  * bcrypt is slow on purpose, and bcryptjs is JavaScript, so on the event loop one sign-in
  * would stall every other request while it hashes. The hashing runs in piscina's worker
- * threads instead, at most one fewer than the machine has cores.
+ * threads instead, one per core (defaultBcryptWorkers).
  *
  * In front of the threads sits a bounded, fair queue: each client (address of the caller) has
  * a lane, and the lanes take turns (start-time fair queueing: a task's turn comes after its
