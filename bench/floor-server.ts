@@ -16,7 +16,13 @@ import type { Logger } from "../src/logger";
 import { OfficeSortBy, SortOrder, type OfficeListArgs } from "../src/modules/offices/office.input";
 import type { Services } from "../src/services";
 import { useRequestShell } from "../src/http/request-shell";
-import { sendPublicRead } from "../src/http/rest/public-cache";
+import {
+  matchesIfNoneMatch,
+  sendNotModified,
+  sendPublicRead,
+  versionEtag,
+} from "../src/http/rest/public-cache";
+import { SharedReads } from "../src/http/rest/shared-reads";
 import { EventSortBy } from "../src/modules/events/event.enums";
 import type { EventListArgs } from "../src/modules/events/event.input";
 
@@ -71,13 +77,28 @@ export function createFloorApp(services: Services, config: Config, log: Logger):
       data: await services.offices.get(req.params.id),
     });
   });
-  // The directory as the service answers it without Sofa or GraphQL: the same aggregation.
-  app.get("/members/public/directory-locations", async (_req, res) => {
-    res.json({
-      code: "OK",
-      message: "Member directory",
-      data: await services.memberPublic.directory(),
-    });
+  // The directory as the service answers it without Sofa or GraphQL: the same public-read
+  // bucket, version ETag and 304, the same sharing of one run among the readers of a version,
+  // and the same aggregation.
+  const directoryReads = new SharedReads();
+  app.get("/members/public/directory-locations", async (req, res) => {
+    await services.rateLimits.consumePublicRead(req.ip ?? "unknown");
+    const version = await services.changeStamps.version(["members"], new Date());
+    const etag = versionEtag("directoryLocations", {}, version);
+    if (matchesIfNoneMatch(req.headers["if-none-match"], etag)) {
+      sendNotModified(res, etag);
+      return;
+    }
+    const answer = await directoryReads.answer(etag, async () => ({
+      status: 200,
+      headers: new Headers({ "content-type": "application/json; charset=utf-8" }),
+      body: JSON.stringify({
+        code: "OK",
+        message: "Member directory",
+        data: await services.memberPublic.directory(),
+      }),
+    }));
+    sendPublicRead(req, res, answer.headers, answer.body, etag);
   });
   return app;
 }

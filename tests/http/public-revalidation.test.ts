@@ -61,6 +61,32 @@ describe("the directory", () => {
     expect(touched).toEqual(["find change_stamps"]);
   });
 
+  it("runs one aggregation for readers who ask for the same version at once", async () => {
+    const { app, admin } = scenario();
+    await approvedMemberOf(app, admin, { region: "Caraga" });
+    await etagOf(app, DIRECTORY);
+    const aggregates: CommandStartedEvent[] = [];
+    const client = rawDb(app).connection.getClient();
+    const listener = (event: CommandStartedEvent) => {
+      if (event.commandName === "aggregate" && event.command.aggregate === "members")
+        aggregates.push(event);
+    };
+    client.on("commandStarted", listener);
+    const readers = 20;
+    let answers;
+    try {
+      answers = await Promise.all(Array.from({ length: readers }, () => get(app, DIRECTORY)));
+    } finally {
+      client.off("commandStarted", listener);
+    }
+    expect(answers.map((answer) => answer.status)).toEqual(Array(readers).fill(200));
+    expect(new Set(answers.map((answer) => answer.text)).size).toBe(1);
+    expect(new Set(answers.map((answer) => answer.headers.etag)).size).toBe(1);
+    // Each reader alone would run its own: readers that came while a run was going shared it.
+    expect(aggregates.length).toBeGreaterThanOrEqual(1);
+    expect(aggregates.length).toBeLessThan(readers);
+  });
+
   it("answers 200 with the new counts after an approval, an archive and an erasure", async () => {
     const { app, admin } = scenario();
     let etag = await etagOf(app, DIRECTORY);

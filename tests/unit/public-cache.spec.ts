@@ -2,6 +2,7 @@ import { Query, Resolver, buildSchemaSync } from "type-graphql";
 import { Authorized } from "../../src/graphql/access";
 import { Rest, restRoutes } from "../../src/graphql/rest-route";
 import { matchesIfNoneMatch, strongEtag, versionEtag } from "../../src/http/rest/public-cache";
+import { SharedReads, type SharedAnswer } from "../../src/http/rest/shared-reads";
 import { NotAudited } from "../../src/modules/audit/audited-operations";
 
 /** Pure rules of the public-read mechanism: no app, no database. */
@@ -94,5 +95,69 @@ describe("the version ETag", () => {
     for (const header of [tag, tag.slice(2), `"a", ${tag}`])
       expect(matchesIfNoneMatch(header, tag)).toBe(true);
     expect(matchesIfNoneMatch('W/"other"', tag)).toBe(false);
+  });
+});
+
+describe("SharedReads", () => {
+  /** A run that ends when the test says so, counting how often it was started. */
+  const gatedRun = () => {
+    let release!: (answer: SharedAnswer) => void;
+    let fail!: (error: Error) => void;
+    let starts = 0;
+    const make = () => {
+      starts += 1;
+      return new Promise<SharedAnswer>((resolve, reject) => {
+        release = resolve;
+        fail = reject;
+      });
+    };
+    return {
+      make,
+      release: (a: SharedAnswer) => release(a),
+      fail: (e: Error) => fail(e),
+      starts: () => starts,
+    };
+  };
+  const answer = (body: string): SharedAnswer => ({ status: 200, headers: new Headers(), body });
+
+  it("runs once for the readers of one version while it runs, and gives each the same answer", async () => {
+    const reads = new SharedReads();
+    const run = gatedRun();
+    const readers = Array.from({ length: 5 }, () => reads.answer("v1", run.make));
+    expect(run.starts()).toBe(1);
+    run.release(answer("directory"));
+    const answers = await Promise.all(readers);
+    expect(answers.map((a) => a.body)).toEqual(Array(5).fill("directory"));
+  });
+
+  it("holds nothing once the run ended: the next reader of the same version runs again", async () => {
+    const reads = new SharedReads();
+    const first = gatedRun();
+    const a = reads.answer("v1", first.make);
+    first.release(answer("one"));
+    await a;
+    const second = gatedRun();
+    const b = reads.answer("v1", second.make);
+    expect(second.starts()).toBe(1);
+    second.release(answer("two"));
+    expect((await b).body).toBe("two");
+  });
+
+  it("runs another version on its own, and a failed run fails its readers only", async () => {
+    const reads = new SharedReads();
+    const old = gatedRun();
+    const fresh = gatedRun();
+    const oldReaders = [reads.answer("v1", old.make), reads.answer("v1", old.make)];
+    const freshReader = reads.answer("v2", fresh.make);
+    expect([old.starts(), fresh.starts()]).toEqual([1, 1]);
+    old.fail(new Error("engine gone"));
+    for (const reader of oldReaders) await expect(reader).rejects.toThrow("engine gone");
+    fresh.release(answer("v2 page"));
+    expect((await freshReader).body).toBe("v2 page");
+    const retry = gatedRun();
+    const again = reads.answer("v1", retry.make);
+    expect(retry.starts()).toBe(1);
+    retry.release(answer("v1 page"));
+    expect((await again).body).toBe("v1 page");
   });
 });

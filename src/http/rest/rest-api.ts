@@ -27,6 +27,7 @@ import type { RequestContext } from "../../graphql/context";
 import { restRoutes, type RestRoute } from "../../graphql/rest-route";
 import { jsonBody } from "../json-body";
 import { completeOpenApi, openApiFrame } from "./openapi";
+import { SharedReads, type SharedAnswer } from "./shared-reads";
 import type { StampedSource } from "../../db/change-stamps";
 import {
   matchesIfNoneMatch,
@@ -97,15 +98,33 @@ export function createRestApi(options: RestApiOptions) {
     openAPI: openApiFrame(),
     swaggerUI: { endpoint: false as unknown as string },
   });
+  const sharedReads = new SharedReads();
   const runSofa =
     (publicCache: boolean): RequestHandler =>
     async (req, res) => {
+      const etag = (res.locals as { versionEtag?: string }).versionEtag;
+      if (publicCache && etag) {
+        // A public answer is the same for every caller: readers of one version share a run.
+        const answer = await sharedReads.answer(etag, async () => {
+          const response = await sofa.handleNodeRequestAndResponse(req, res, { req, res });
+          return {
+            status: response.status,
+            headers: response.headers,
+            body: await response.text(),
+          };
+        });
+        if (answer.status === 200) sendPublicRead(req, res, answer.headers, answer.body, etag);
+        else sendAnswer(answer, res);
+        return;
+      }
       const response = await sofa.handleNodeRequestAndResponse(req, res, { req, res });
       if (publicCache && response.status === 200) {
-        const etag = (res.locals as { versionEtag?: string }).versionEtag;
-        sendPublicRead(req, res, response.headers, await response.text(), etag);
+        sendPublicRead(req, res, response.headers, await response.text());
       } else {
-        await send(response, res);
+        sendAnswer(
+          { status: response.status, headers: response.headers, body: await response.text() },
+          res,
+        );
       }
     };
   const publicRead = publicReadLimit(options.consumePublicRead);
@@ -226,14 +245,13 @@ function collectArguments(route: RestRoute, req: Request): RawArguments {
   };
 }
 
-/** Sofa's fetch Response on the node response; a 204 goes out with no body or content type. */
-async function send(response: globalThis.Response, res: Response): Promise<void> {
-  res.status(response.status);
-  response.headers.forEach((value, name) => {
-    if (response.status !== 204 || !/^content-(type|length)$/i.test(name))
-      res.setHeader(name, value);
+/** Sofa's answer on the node response; a 204 goes out with no body or content type. */
+function sendAnswer({ status, headers, body }: SharedAnswer, res: Response): void {
+  res.status(status);
+  headers.forEach((value, name) => {
+    if (status !== 204 || !/^content-(type|length)$/i.test(name)) res.setHeader(name, value);
   });
-  res.end(response.status === 204 ? undefined : await response.text());
+  res.end(status === 204 ? undefined : body);
 }
 
 export type RawArguments = Record<string, unknown>;
