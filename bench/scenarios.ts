@@ -156,6 +156,7 @@ export const READ_SCENARIOS: Scenario[] = [
     name: "GET /members/public/directory-locations",
     via: "REST",
     group: "directory",
+    audience: "public",
     spec: (session, connections) => ({
       url: `${session.baseUrl}/api/v1/members/public/directory-locations`,
       connections,
@@ -165,6 +166,7 @@ export const READ_SCENARIOS: Scenario[] = [
     name: "GET /members/public/directory-locations (hand-written)",
     via: "floor",
     group: "directory",
+    audience: "public",
     spec: (session, connections) => ({
       url: `${session.floorUrl}/members/public/directory-locations`,
       connections,
@@ -174,6 +176,7 @@ export const READ_SCENARIOS: Scenario[] = [
     name: "GET /members/public/directory-locations (If-None-Match, 304)",
     via: "REST",
     group: "directory",
+    audience: "public",
     spec: (session, connections) => ({
       url: `${session.baseUrl}/api/v1/members/public/directory-locations`,
       headers: { "if-none-match": session.directoryEtag },
