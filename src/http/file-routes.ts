@@ -79,14 +79,19 @@ export function fileRoutes(
 
   router.get("/files/:id", async (req, res) => {
     const context = await buildContext(req, res);
+    const { expires, signature, reader } = req.query;
     const read = await context.services.files.readPrivate(String(req.params.id), {
       caller: context.caller,
-      expires: req.query.expires,
-      signature: req.query.signature,
+      link: { expires, signature, reader },
     });
     if (read.adminRead) {
+      // By Bearer the caller; by a link, the administrator it was rendered for.
+      const { requestId, clientRequestId } = context;
       await context.services.audit.record(
-        entryFor(context, { action: "file.read", targetType: "file", targetId: read.file._id }),
+        entryFor(
+          { caller: read.adminRead, requestId, clientRequestId },
+          { action: "file.read", targetType: "file", targetId: read.file._id },
+        ),
       );
     }
     await send(res, read.file, read.body, "private, no-store");
