@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { DEMO_PASSWORD } from "../scripts/demo/demo-data";
 import { currentEventsEtag } from "./public-events";
 import type { Session } from "./scenarios";
@@ -43,7 +44,9 @@ export async function openSession(service: { url: string; floorUrl: string }): P
   // The directory's validator now, for the If-None-Match scenario (answered 304 while current).
   const directory = await fetch(`${service.url}/api/v1/members/public/directory-locations`);
   const directoryEtag = directory.headers.get("etag") ?? "";
+  const file = await uploadFile(service.url, adminToken);
   return {
+    ...file,
     directoryEtag,
     baseUrl: service.url,
     floorUrl: service.floorUrl,
@@ -54,4 +57,26 @@ export async function openSession(service: { url: string; floorUrl: string }): P
     searchTerms: [...new Set(members.data.map((m) => m.lastName.toLowerCase().slice(0, 4)))],
     eventsEtag: await currentEventsEtag(service.url),
   };
+}
+
+/** The bytes of the file the signed-link read serves: a document of a typical size, 1 MiB. */
+const FILE_BYTES = Buffer.concat([Buffer.from("%PDF-1.4\n"), randomBytes(1024 * 1024 - 9)]);
+
+/**
+ * A PDF uploaded by `token`'s account: its signed link (rendered for its owner, so reading by
+ * it writes no audit entry) on the service's own address, and its storage key (the file's id).
+ */
+async function uploadFile(baseUrl: string, token: string) {
+  const form = new FormData();
+  form.append("purpose", "REQUIREMENT");
+  form.append("file", new Blob([FILE_BYTES], { type: "application/pdf" }), "bench.pdf");
+  const response = await fetch(`${baseUrl}/api/v1/files`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}` },
+    body: form,
+  });
+  const answer = (await response.json()) as { data: { id: string; fileUrl: string } };
+  if (response.status !== 201) throw new Error(`upload: ${JSON.stringify(answer)}`);
+  const link = new URL(answer.data.fileUrl, baseUrl);
+  return { fileLink: `${baseUrl}${link.pathname}${link.search}`, fileKey: answer.data.id };
 }

@@ -103,7 +103,20 @@ export function createFloorApp(services: Services, config: Config, log: Logger):
   return app;
 }
 
-/** The floor on its own port, on the same node server as the service's (src/server.ts). */
-export function listenFloor(app: express.Express, port: number, host: string): http.Server {
-  return http.createServer(expressServerOptions(app), app).listen(port, host);
+/**
+ * The floor on its own port, on the same node server as the service's (src/server.ts).
+ * `plain`: a hand-written node handler asked first (the file floor), express for the rest.
+ */
+export function listenFloor(
+  app: express.Express,
+  port: number,
+  host: string,
+  plain?: (req: http.IncomingMessage, res: http.ServerResponse) => boolean,
+): http.Server {
+  const handler: http.RequestListener = plain
+    ? (req, res) => {
+        if (!plain(req, res)) app(req, res);
+      }
+    : app;
+  return http.createServer(expressServerOptions(app), handler).listen(port, host);
 }

@@ -24,13 +24,17 @@ export interface Session {
   eventsEtag?: string;
   /** The ETag of GET /members/public/directory-locations when the session opened. */
   directoryEtag: string;
+  /** A 1 MiB PDF's signed link on the service, and its storage key (the file floor's path). */
+  fileLink: string;
+  fileKey: string;
 }
 
 export interface Scenario {
   name: string;
   via: "REST" | "GraphQL" | "floor";
   /** Scenarios with the same group are compared with each other (ratios). */
-  group?: "offices list" | "office by id" | "Apollo alone" | "directory" | "public events";
+  group?:
+    "offices list" | "office by id" | "Apollo alone" | "directory" | "public events" | "file read";
   /** Anonymous public pages run at BenchOptions.publicConnections, the rest at `connections`. */
   audience?: "public";
   spec: (session: Session, connections: number) => LoadSpec;
@@ -200,4 +204,22 @@ export const READ_SCENARIOS: Scenario[] = [
     spec: alone(ALONE_PATHS.apollo),
   },
   ...PUBLIC_EVENT_SCENARIOS,
+  // Issue 39: a 1 MiB file through its signed link (the link check, the record's lookup, the
+  // headers) against the same bytes from the storage driver under a plain node handler in the
+  // service's process (bench/file-floor.ts). Target: within 1.5 × (≥ 0.67 × the floor's rate).
+  {
+    name: "GET /files/{id}?expires…&signature… (1 MiB)",
+    via: "REST",
+    group: "file read",
+    spec: (session, connections) => ({ url: session.fileLink, connections }),
+  },
+  {
+    name: "GET /raw-files/{key} (hand-written, the driver alone, 1 MiB)",
+    via: "floor",
+    group: "file read",
+    spec: (session, connections) => ({
+      url: `${session.floorUrl}/raw-files/${session.fileKey}`,
+      connections,
+    }),
+  },
 ];

@@ -1,3 +1,5 @@
+import os from "node:os";
+import path from "node:path";
 import type { DevEngine as Engine } from "../tools/dev-db/engine";
 import { BENCH_DATA_KEY, databaseOf } from "./dataset";
 import { freePort, spawnServer, type Spawned } from "./processes";
@@ -28,6 +30,9 @@ export function serviceEnv(
     RATE_LIMIT_ACCOUNT_PER_HOUR: "1000000",
     RATE_LIMIT_PUBLIC_READS_PER_MINUTE: "1000000",
     LOGIN_MAX_FAILURES: "1000",
+    // Uploaded files outside the repository; a session's link must outlive a whole run.
+    FILE_STORAGE_URL: `file://${path.join(os.tmpdir(), "chaplaincy-bench-files")}`,
+    FILE_LINK_TTL_SECONDS: String(7 * 24 * 3600),
     // The heap cap docker-compose.yml sets: V8 otherwise grows the heap far past the live
     // data on a machine with plenty of memory, and the memory target would measure that.
     NODE_OPTIONS: HEAP_OPTIONS,

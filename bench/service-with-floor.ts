@@ -5,13 +5,16 @@
  * measured up to 1.5 times apart on this machine for their whole life (docs/decisions.md,
  * "Identical processes, different speeds"), so a floor in a process of its own made each ratio
  * partly a comparison of two processes' luck. The floor's port also serves Apollo alone
- * (apollo-alone.ts), the measure of what Apollo costs with nothing behind it.
+ * (apollo-alone.ts), the measure of what Apollo costs with nothing behind it, and the floor of
+ * a signed-link file read (file-floor.ts).
  */
 import "reflect-metadata";
 import { loadConfig } from "../src/config";
 import { createLogger } from "../src/logger";
 import { openDatabase, startServer } from "../src/server";
+import { createObjectStorage } from "../src/storage/create-storage";
 import { createApolloAlone } from "./apollo-alone";
+import { fileFloor } from "./file-floor";
 import { createFloorApp, listenFloor } from "./floor-server";
 
 async function main(): Promise<void> {
@@ -23,7 +26,8 @@ async function main(): Promise<void> {
   const running = await startServer(config, log, connection);
   const floor = createFloorApp(running.services, config, log);
   floor.use(await createApolloAlone(running.services, config, log));
-  listenFloor(floor, floorPort, config.host);
+  // A driver of its own over the service's storage (FILE_STORAGE_URL): the same bytes.
+  listenFloor(floor, floorPort, config.host, fileFloor(createObjectStorage(config)));
 }
 
 main().catch((error: unknown) => {

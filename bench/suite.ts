@@ -9,7 +9,7 @@ import { signIn } from "./client";
 import { BENCH_PASSWORD, createApplicants } from "./dataset";
 import { measure, measureInTurns, type LoadSpec } from "./load";
 import { residentMb } from "./processes";
-import type { Measured } from "./report-sections";
+import { throughputRatio, type Measured } from "./report-sections";
 import type { BenchOptions } from "./run";
 import { connectionsOf, READ_SCENARIOS, type Scenario, type Session } from "./scenarios";
 
@@ -72,6 +72,15 @@ export async function readSuite(
         connections: specs[index].connections,
         result,
       });
+    });
+    // A quick run (--only) prints no report: say each ratio to the floor as the report takes it.
+    const floor = unit.findIndex((scenario) => scenario.via === "floor");
+    unit.forEach((scenario, index) => {
+      if (floor < 0 || index === floor || unit.length < 2) return;
+      const ratio = throughputRatio(measured[index], measured[floor]);
+      log(
+        `${scenario.via} ${scenario.name}: ${ratio.toFixed(2)} × the floor's rate (turns' median)`,
+      );
     });
   }
   return results;

@@ -22,6 +22,7 @@ import { graphiqlAssets, graphiqlPage, swaggerUi } from "./explorers";
 import { useRequestShell } from "./request-shell";
 import { operationsRoutes, serviceRoot } from "./operations";
 import { describeMemberExport, memberExportRoute } from "./member-export";
+import { describeFileRoutes } from "./file-route-table";
 import { fileRoutes } from "./file-routes";
 import { jsonBody } from "./json-body";
 import { API_BASE, createRestApi } from "./rest/rest-api";
@@ -54,6 +55,7 @@ export async function createApp(
     publicVersion: (sources, now) => services.changeStamps.version(sources, now),
   });
   describeMemberExport(rest.openApi);
+  describeFileRoutes(rest.openApi);
   // One mount for everything under /api/v1: each mount a request passes rewrites its URL, which
   // is parsed again on the way in and out, so every extra mount is routing work per request.
   const api = express.Router();

@@ -18,6 +18,7 @@ import type { FilePurpose } from "../modules/files/file-refs";
 import type { FileRecord } from "../modules/files/file.model";
 import type { FileService, ReceivedFile } from "../modules/files/file.service";
 import { StoredFile } from "../modules/files/file.type";
+import { FILE_ROUTES, type FileRouteName } from "./file-route-table";
 
 /** Multipart framing and the purpose field may add this much to the file before we stop reading. */
 const FORM_OVERHEAD_BYTES = 64 * 1024;
@@ -26,72 +27,83 @@ const FORM_OVERHEAD_BYTES = 64 * 1024;
  * The byte routes of stored files (contract section 10), the only ones outside GraphQL:
  * POST /files (multipart, streamed into storage), GET /files/{id} (owner or administrator by
  * Bearer, or a signed link) and GET /files/public/{id}. Authentication is the request context's,
- * as for every other route.
+ * as for every other route. Methods and paths are those of FILE_ROUTES, which the OpenAPI
+ * document is written from too.
  */
 export function fileRoutes(
   buildContext: (req: Request, res: Response) => Promise<RequestContext>,
   maxBytes: number,
 ): express.Router {
+  const handlers: Record<FileRouteName, (req: Request, res: Response) => Promise<void>> = {
+    upload: async (req, res) => {
+      const context = await buildContext(req, res);
+      assertAccess(context, []);
+      const caller = context.caller!;
+      const files = context.services.files;
+      await files.admitUpload(caller);
+      await context.services.rateLimits.consumeUpload(caller.id);
+      if (!req.is("multipart/form-data")) {
+        throw new UnsupportedMediaTypeError(
+          "Send multipart/form-data with one part `file` and a field `purpose`",
+        );
+      }
+      const form = await readForm(req, files, caller, maxBytes);
+      if (form.unexpected !== undefined) throw form.unexpected;
+      if (form.failure) {
+        if (form.received) await files.discard(form.received);
+        // The rest of an over-long body is not read: close the connection after answering.
+        if (form.failure instanceof PayloadTooLargeError) res.setHeader("connection", "close");
+        throw form.failure;
+      }
+      if (!form.received) throw ValidationError.field("file", "A part named `file` is required");
+      let purpose: FilePurpose;
+      try {
+        purpose = files.checkPurpose(caller, form.purpose);
+      } catch (error) {
+        await files.discard(form.received);
+        throw error;
+      }
+      const view = await files.record(caller, form.received, purpose);
+      if (purpose === "AVATAR") await context.services.users.useAvatarFile(caller, view.id);
+      res.status(FILE_ROUTES.upload.success.status).json({
+        code: "CREATED",
+        message: "File stored",
+        data: StoredFile.from(view),
+      });
+    },
+
+    readPublic: async (req, res) => {
+      const context = await buildContext(req, res);
+      const read = await context.services.files.readPublic(String(req.params.id));
+      await send(res, read.file, read.body, "public, max-age=86400");
+    },
+
+    read: async (req, res) => {
+      const context = await buildContext(req, res);
+      const { expires, signature, reader } = req.query;
+      const read = await context.services.files.readPrivate(String(req.params.id), {
+        caller: context.caller,
+        link: { expires, signature, reader },
+      });
+      if (read.adminRead) {
+        // By Bearer the caller; by a link, the administrator it was rendered for.
+        const { requestId, clientRequestId } = context;
+        await context.services.audit.record(
+          entryFor(
+            { caller: read.adminRead, requestId, clientRequestId },
+            { action: "file.read", targetType: "file", targetId: read.file._id },
+          ),
+        );
+      }
+      await send(res, read.file, read.body, "private, no-store");
+    },
+  };
+
   const router = express.Router();
-
-  router.post("/files", async (req, res) => {
-    const context = await buildContext(req, res);
-    assertAccess(context, []);
-    const caller = context.caller!;
-    const files = context.services.files;
-    await files.admitUpload(caller);
-    await context.services.rateLimits.consumeUpload(caller.id);
-    if (!req.is("multipart/form-data")) {
-      throw new UnsupportedMediaTypeError(
-        "Send multipart/form-data with one part `file` and a field `purpose`",
-      );
-    }
-    const form = await readForm(req, files, caller, maxBytes);
-    if (form.unexpected !== undefined) throw form.unexpected;
-    if (form.failure) {
-      if (form.received) await files.discard(form.received);
-      // The rest of an over-long body is not read: close the connection after answering.
-      if (form.failure instanceof PayloadTooLargeError) res.setHeader("connection", "close");
-      throw form.failure;
-    }
-    if (!form.received) throw ValidationError.field("file", "A part named `file` is required");
-    let purpose: FilePurpose;
-    try {
-      purpose = files.checkPurpose(caller, form.purpose);
-    } catch (error) {
-      await files.discard(form.received);
-      throw error;
-    }
-    const view = await files.record(caller, form.received, purpose);
-    if (purpose === "AVATAR") await context.services.users.useAvatarFile(caller, view.id);
-    res.status(201).json({
-      code: "CREATED",
-      message: "File stored",
-      data: StoredFile.from(view),
-    });
-  });
-
-  router.get("/files/public/:id", async (req, res) => {
-    const context = await buildContext(req, res);
-    const read = await context.services.files.readPublic(String(req.params.id));
-    await send(res, read.file, read.body, "public, max-age=86400");
-  });
-
-  router.get("/files/:id", async (req, res) => {
-    const context = await buildContext(req, res);
-    const read = await context.services.files.readPrivate(String(req.params.id), {
-      caller: context.caller,
-      expires: req.query.expires,
-      signature: req.query.signature,
-    });
-    if (read.adminRead) {
-      await context.services.audit.record(
-        entryFor(context, { action: "file.read", targetType: "file", targetId: read.file._id }),
-      );
-    }
-    await send(res, read.file, read.body, "private, no-store");
-  });
-
+  for (const [name, route] of Object.entries(FILE_ROUTES)) {
+    const method = route.method.toLowerCase() as "get" | "post";
+    router[method](route.path, handlers[name as FileRouteName]);
+  }
   return router;
 }
 

@@ -27,8 +27,18 @@ afterAll(() => app.close());
 
 const openApiPath = (path: string) => path.replace(/:(\w+)/g, "{$1}");
 
-/** Mounted beside the Sofa routes: a plain express route, described by completeOpenApi. */
-const PLAIN_ROUTES = [{ method: "GET", path: MEMBER_EXPORT_PATH, operation: "member export" }];
+/** The byte routes of stored files (src/http/file-routes.ts), named here, not read from their table. */
+const BYTE_ROUTES = [
+  { method: "POST", path: "/files", operation: "upload a file" },
+  { method: "GET", path: "/files/:id", operation: "read a private file" },
+  { method: "GET", path: "/files/public/:id", operation: "read a public file" },
+];
+
+/** Mounted beside the Sofa routes: plain express routes, described where the document is made. */
+const PLAIN_ROUTES = [
+  { method: "GET", path: MEMBER_EXPORT_PATH, operation: "member export" },
+  ...BYTE_ROUTES,
+];
 
 describe("GET /api/v1/openapi.json", () => {
   it("lists exactly the routes the server mounts, under /api/v1", () => {
@@ -251,6 +261,84 @@ describe("the member CSV export in OpenAPI", () => {
     const csv = await app.http().get(url).query({ includeArchived: true }).set(bearer(admin));
     expect(csv.status).toBe(200);
     expect(csv.headers["content-type"]).toMatch(/^text\/csv/);
+  });
+});
+
+describe("the byte routes of files in OpenAPI", () => {
+  type Content = Record<string, { schema: Record<string, unknown> }>;
+  type Operation = {
+    operationId: string;
+    tags: string[];
+    security: Record<string, unknown>[];
+    parameters: { name: string; in: string; required?: boolean }[];
+    requestBody?: { required: boolean; content: Content };
+    responses: Record<string, { headers?: Record<string, unknown>; content: Content }>;
+  };
+  const operation = (path: string, method: string) =>
+    (doc.paths[path] as unknown as Record<string, Operation> | undefined)?.[method];
+
+  it("documents every byte route the server mounts, as a Files operation", async () => {
+    for (const route of BYTE_ROUTES) {
+      const documented = operation(openApiPath(route.path), route.method.toLowerCase());
+      expect([route.operation, documented?.tags]).toEqual([route.operation, ["Files"]]);
+      // Mounted: the route's own answer, not the unknown path's.
+      const path = `/api/v1${route.path.replace(":id", "0190a5f4-1c2d-7e3f-8a9b-0c1d2e3f4a5b")}`;
+      const answer = await app.http()[route.method.toLowerCase() as "get"](path);
+      expect([route.operation, answer.body.message]).not.toEqual([
+        route.operation,
+        expect.stringMatching(/^No route/),
+      ]);
+    }
+  });
+
+  it("POST /files: a multipart body of `file` and `purpose`, 201 with the record, 4xx as {code,message}", () => {
+    const upload = operation("/files", "post")!;
+    expect(upload.security).toEqual([{ bearerAuth: [] }]);
+    const form = upload.requestBody!.content["multipart/form-data"].schema as {
+      required: string[];
+      properties: Record<string, { type: string; format?: string; enum?: string[] }>;
+    };
+    expect(form.required.sort()).toEqual(["file", "purpose"]);
+    expect(form.properties.file).toMatchObject({ type: "string", format: "binary" });
+    expect(form.properties.purpose.enum).toContain("REQUIREMENT");
+    expect(upload.responses["201"].content["application/json"].schema).toMatchObject({
+      properties: { data: { $ref: "#/components/schemas/StoredFile" } },
+    });
+    for (const status of ["401", "403", "409", "413", "415", "429"]) {
+      expect([status, upload.responses[status]?.content["application/json"].schema]).toEqual([
+        status,
+        { $ref: "#/components/schemas/ErrorResponse" },
+      ]);
+    }
+    expect(upload.responses["400"].content["application/json"].schema.$ref).toBe(
+      "#/components/schemas/ValidationErrorResponse",
+    );
+  });
+
+  it("GET /files/{id} and /files/public/{id}: the bytes, their headers and one 404", () => {
+    const read = operation("/files/{id}", "get")!;
+    const readPublic = operation("/files/public/{id}", "get")!;
+    // A Bearer or a signed link: the token is optional.
+    expect(read.security).toEqual([{}, { bearerAuth: [] }]);
+    expect(readPublic.security).toEqual([]);
+    expect(read.parameters.filter((p) => p.in === "query").map((p) => p.name)).toEqual([
+      "expires",
+      "reader",
+      "signature",
+    ]);
+    for (const bytes of [read, readPublic]) {
+      const success = bytes.responses["200"];
+      expect(Object.keys(success.content)).toEqual(
+        expect.arrayContaining(["application/pdf", "image/jpeg", "image/png", "image/webp"]),
+      );
+      expect(Object.keys(success.headers!)).toEqual(
+        expect.arrayContaining(["Content-Disposition", "X-Content-Type-Options", "Cache-Control"]),
+      );
+      expect(bytes.responses["404"].content["application/json"].schema).toEqual({
+        $ref: "#/components/schemas/ErrorResponse",
+      });
+      expect(bytes.responses).not.toHaveProperty("401");
+    }
   });
 });
 

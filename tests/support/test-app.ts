@@ -148,14 +148,17 @@ export async function startTestApp(
   };
 }
 
-/** Two instances of the service on one database, as behind a load balancer; close both with `closeBoth`. */
-export async function startTwoInstances(): Promise<{
+/**
+ * Two instances of the service on one database, as behind a load balancer, each configured with
+ * `env` as well (a shared bucket); close both with `closeBoth`.
+ */
+export async function startTwoInstances(env: Record<string, string> = {}): Promise<{
   first: TestApp;
   second: TestApp;
   closeBoth: () => Promise<void>;
 }> {
-  const first = await startTestApp();
-  const second = await startTestApp({ DB_NAME: first.config.dbName });
+  const first = await startTestApp(env);
+  const second = await startTestApp({ ...env, DB_NAME: first.config.dbName });
   return {
     first,
     second,

@@ -144,7 +144,8 @@ export class CredentialService implements CredentialFacts {
   ): Promise<IdGeneration> {
     if (!stored) return Object.assign(new IdGeneration(), { uniqueId, asset: null });
     const ids = [stored.qrCodeFileId, stored.certificateFileId, stored.idCardFileId];
-    const views = await this.deps.files().describe(ids);
+    // The member's own credentials: the links are rendered for their owner.
+    const views = await this.deps.files().describe(ids, "private");
     const urlOf = (id: string) => views.get(id)?.fileUrl ?? "";
     const asset = Object.assign(new CredentialAsset(), {
       profileUrl: profileUrlOf(this.deps.appUrl, stored.uniqueId),

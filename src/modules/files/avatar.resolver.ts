@@ -3,6 +3,7 @@ import type { RequestContext } from "../../graphql/context";
 import { Member } from "../members/member.type";
 import { User } from "../users/user.type";
 import { isFileId } from "./file-links";
+import { auditedReader } from "./file.service";
 
 /**
  * `User.avatar` wherever a User is answered (its owner or an administrator): an avatar stored
@@ -33,5 +34,7 @@ export class MemberPhotoResolver {
 
 function linkOf(value: string | null, ctx: RequestContext): string | null {
   if (value === null || !isFileId(value)) return value;
-  return ctx.services.files.links.privateUrl(value);
+  // The owner is not known here: a link rendered for an administrator names them, and the
+  // download leaves their read of their own file unaudited.
+  return ctx.services.files.links.privateUrl(value, auditedReader(ctx.caller));
 }

@@ -4,9 +4,10 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 export const FILES_PATH = "/api/v1/files";
 
 /**
- * Signs and checks the expiring links of private files: an HMAC over the id and the expiry,
- * under a key derived from the JWT secret (so every replica of a deployment agrees, and no
- * further secret needs handling). A link names neither the owner nor the reader.
+ * Signs and checks the expiring links of private files: an HMAC over the id, the expiry and,
+ * when the link was rendered for someone whose reads are audited, that reader's id, under a key
+ * derived from the JWT secret (so every replica of a deployment agrees, and no further secret
+ * needs handling). The reader is signed so that nobody can drop it or put another in its place.
  */
 export class FileLinks {
   private readonly key: Buffer;
@@ -20,28 +21,53 @@ export class FileLinks {
     this.key = createHmac("sha256", jwtSecret).update("chaplaincy file links v1").digest();
   }
 
-  privateUrl(id: string, now = Date.now()): string {
+  /** A link to `id` valid for the TTL from `now`; `reader` is named in it (and signed). */
+  privateUrl(id: string, reader?: string, now = Date.now()): string {
     const expires = Math.floor(now / 1000) + this.ttlSeconds;
-    return `${this.origin}${FILES_PATH}/${id}?expires=${expires}&signature=${this.sign(id, expires)}`;
+    const named = reader === undefined ? "" : `&reader=${reader}`;
+    return `${this.origin}${FILES_PATH}/${id}?expires=${expires}${named}&signature=${this.sign(id, expires, reader)}`;
   }
 
   publicUrl(id: string): string {
     return `${this.origin}${FILES_PATH}/public/${id}`;
   }
 
-  /** True for an unaltered link to `id` that has not expired. */
-  verify(id: string, expires: unknown, signature: unknown, now = Date.now()): boolean {
-    if (typeof expires !== "string" || typeof signature !== "string") return false;
-    if (!/^\d{1,12}$/.test(expires) || Number(expires) * 1000 <= now) return false;
-    const expected = Buffer.from(this.sign(id, Number(expires)));
+  /**
+   * For an unaltered link to `id` that has not expired: whom it was rendered for (null when it
+   * names nobody). Undefined for any other link.
+   */
+  verify(id: string, link: LinkQuery, now = Date.now()): { reader: string | null } | undefined {
+    const { expires, signature } = link;
+    if (typeof expires !== "string" || typeof signature !== "string") return undefined;
+    if (!/^\d{1,12}$/.test(expires) || Number(expires) * 1000 <= now) return undefined;
+    const reader = link.reader === undefined ? undefined : readerOf(link.reader);
+    if (reader === null) return undefined;
+    const expected = Buffer.from(this.sign(id, Number(expires), reader));
     const given = Buffer.from(signature);
-    return given.length === expected.length && timingSafeEqual(given, expected);
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+    return { reader: reader ?? null };
   }
 
-  private sign(id: string, expires: number): string {
-    return createHmac("sha256", this.key).update(`${id}.${expires}`).digest("base64url");
+  private sign(id: string, expires: number, reader?: string): string {
+    // Without a reader the signed text is the one links without readers always had.
+    const signed = reader === undefined ? `${id}.${expires}` : `${id}.${expires}.${reader}`;
+    return createHmac("sha256", this.key).update(signed).digest("base64url");
   }
 }
+
+/** The query of a signed link, as the request carried it (anything, until verified). */
+export interface LinkQuery {
+  expires?: unknown;
+  signature?: unknown;
+  reader?: unknown;
+}
+
+/** An account id: what a reader may be (anything else makes the link invalid). */
+const READER = /^[\w-]{1,64}$/;
+
+/** A well-formed reader, or null. */
+const readerOf = (value: unknown): string | null =>
+  typeof value === "string" && READER.test(value) ? value : null;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 

@@ -1,6 +1,6 @@
 import { ValidationError } from "../../errors/app-errors";
 import { fileIdOf } from "./file-links";
-import type { FilePurpose, FileRefs, FileView } from "./file-refs";
+import type { FilePurpose, FileRefs, FileView, LinkReader } from "./file-refs";
 import type { FileRepository } from "./file.repository";
 import type { FileService } from "./file.service";
 
@@ -31,10 +31,13 @@ export class FileRefsService implements FileRefs {
 
   async describe(
     ids: readonly string[],
-    visibility: "private" | "public" = "private",
+    visibility: "private" | "public",
+    reader?: LinkReader,
   ): Promise<Map<string, FileView>> {
     const records = await this.files.withIds(ids);
-    return new Map(records.map((record) => [record._id, this.service.view(record, visibility)]));
+    return new Map(
+      records.map((record) => [record._id, this.service.view(record, visibility, reader)]),
+    );
   }
 
   storeGenerated(input: {

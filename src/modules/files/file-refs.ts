@@ -3,6 +3,7 @@
  * events, news and public profiles depend on this port only, never on the storage driver.
  * A record names a file by its id; every URL is rendered fresh when a record is read.
  */
+import type { Role } from "../users/role";
 
 /** Why a file was uploaded (contract section 10), plus files the service renders itself. */
 export type FilePurpose =
@@ -28,6 +29,12 @@ export interface FileView {
   createdAt: Date;
 }
 
+/** Whom links are rendered for (the request's caller). */
+export interface LinkReader {
+  id: string;
+  role: Role;
+}
+
 export interface FileRefs {
   /**
    * Takes a file id or a `fileUrl` this service issued, of a file `ownerId` owns with one of
@@ -43,10 +50,13 @@ export interface FileRefs {
   /**
    * Views of the files that exist, keyed by id, with `fileUrl` rendered now: signed private
    * links, or public URLs when `visibility` is "public" (for files a public page shows).
+   * `reader` is whom the answer is for: a link rendered for an administrator reading another
+   * person's file names them, so a download by it is audited as their read.
    */
   describe(
     ids: readonly string[],
-    visibility?: "private" | "public",
+    visibility: "private" | "public",
+    reader?: LinkReader,
   ): Promise<Map<string, FileView>>;
   /** Bytes the service rendered itself (ID card, certificate, QR): a private file of `ownerId`, already named by a record. */
   storeGenerated(input: {

@@ -15,8 +15,8 @@ import { ObjectNotFoundError, type ObjectStorage } from "../../storage/object-st
 import type { Caller } from "../auth/caller";
 import { Role } from "../users/role";
 import { IMAGE_TYPES, safeFileName } from "./file-bytes";
-import type { FileLinks } from "./file-links";
-import type { FilePurpose, FileView, PublicFileRule } from "./file-refs";
+import type { FileLinks, LinkQuery } from "./file-links";
+import type { FilePurpose, FileView, LinkReader, PublicFileRule } from "./file-refs";
 import { FILE_PURPOSES, type FileRecord } from "./file.model";
 import type { FileRepository } from "./file.repository";
 import { UploadInspector } from "./upload-inspector";
@@ -193,20 +193,28 @@ export class FileService {
   /**
    * A private file for its owner or an administrator (by Bearer), or for anyone with an
    * unaltered, unexpired link. Every other case, a malformed id included, is the same 404.
-   * `adminRead` says an administrator read someone else's file (the caller audits it).
+   * `adminRead` names the administrator who read someone else's file, by Bearer or by a link
+   * rendered for them (the caller audits it); null for every other read.
    */
   async readPrivate(
     id: string,
-    access: { caller?: Caller; expires?: unknown; signature?: unknown },
-  ): Promise<FileRead & { adminRead: boolean }> {
+    access: { caller?: Caller; link: LinkQuery },
+  ): Promise<FileRead & { adminRead: LinkReader | null }> {
     const file = await this.findOrNotFound(id);
     const caller = access.caller;
-    const byBearer =
-      caller !== undefined && (caller.id === file.ownerId || caller.role === Role.ADMIN);
-    if (!byBearer && !this.links.verify(file._id, access.expires, access.signature)) {
-      throw notFound();
+    let reader: LinkReader | null;
+    if (caller !== undefined && (caller.id === file.ownerId || caller.role === Role.ADMIN)) {
+      reader = caller;
+    } else {
+      const link = this.links.verify(file._id, access.link);
+      if (!link) throw notFound();
+      // Only links rendered for an administrator name a reader (see `view`).
+      reader = link.reader === null ? null : { id: link.reader, role: Role.ADMIN };
     }
-    const adminRead = byBearer && caller.id !== file.ownerId;
+    const adminRead =
+      reader !== null && reader.role === Role.ADMIN && reader.id !== file.ownerId
+        ? { id: reader.id, role: reader.role }
+        : null;
     return { file, body: await this.bytesOf(file), adminRead };
   }
 
@@ -224,13 +232,17 @@ export class FileService {
     return Buffer.concat(chunks);
   }
 
-  view(record: FileRecord, visibility: "private" | "public"): FileView {
+  /**
+   * A record as `reader` is shown it. A private link rendered for an administrator who does not
+   * own the file names them, so that reading by the link is audited like reading by Bearer.
+   */
+  view(record: FileRecord, visibility: "private" | "public", reader?: LinkReader): FileView {
     return {
       id: record._id,
       fileUrl:
         visibility === "public"
           ? this.links.publicUrl(record._id)
-          : this.links.privateUrl(record._id),
+          : this.links.privateUrl(record._id, auditedReader(reader, record.ownerId)),
       fileName: record.fileName,
       mimeType: record.mimeType,
       size: record.size,
@@ -263,6 +275,14 @@ export class FileService {
       throw error;
     }
   }
+}
+
+/** The reader a link must name: an administrator reading what someone else owns. */
+export function auditedReader(
+  reader: LinkReader | undefined,
+  ownerId?: string,
+): string | undefined {
+  return reader?.role === Role.ADMIN && reader.id !== ownerId ? reader.id : undefined;
 }
 
 const notFound = () => new NotFoundError("No file with this id");

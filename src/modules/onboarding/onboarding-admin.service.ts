@@ -3,7 +3,7 @@ import { ConflictError, NotFoundError } from "../../errors/app-errors";
 import { Pagination, type Page } from "../../graphql/envelopes";
 import { oathTakenMail } from "../../mail/onboarding-templates";
 import type { Caller } from "../auth/caller";
-import type { FileRefs } from "../files/file-refs";
+import type { FileRefs, LinkReader } from "../files/file-refs";
 import type { Member } from "../members/member.type";
 import type { OnboardingMail } from "./onboarding-mail";
 import type { OnboardingRecords } from "./onboarding-members";
@@ -62,20 +62,26 @@ export class OnboardingAdminService {
    * One record with its whole onboarding. Only this read gathers it: a list of members would
    * otherwise read every step of every record it shows.
    */
-  async member(memberId: string): Promise<Member & { onboarding: MemberOnboarding | null }> {
+  async member(
+    memberId: string,
+    reader: LinkReader,
+  ): Promise<Member & { onboarding: MemberOnboarding | null }> {
     const member = await this.records.members.present(memberId);
     if (!member) throw new NotFoundError("No member record has this id");
-    return Object.assign(member, { onboarding: await this.ofMember(memberId) });
+    return Object.assign(member, { onboarding: await this.ofMember(memberId, reader) });
   }
 
-  /** `Member.onboarding`: null for a record that has none (not APPROVED, or archived). */
-  async ofMember(memberId: string): Promise<MemberOnboarding | null> {
+  /**
+   * `Member.onboarding`: null for a record that has none (not APPROVED, or archived). Its
+   * files' links are rendered for `reader`.
+   */
+  async ofMember(memberId: string, reader: LinkReader): Promise<MemberOnboarding | null> {
     const record = await this.records.members.byId(memberId);
     if (!record || record.status !== "APPROVED") return null;
     const gathered = await this.progress.gather(memberId);
     const [requirements, payment, chaplaincy] = await Promise.all([
-      this.requirements.ofMember(memberId),
-      this.payments.ofMember(memberId),
+      this.requirements.ofMember(memberId, reader),
+      this.payments.ofMember(memberId, reader),
       this.training.chaplaincyOf(memberId),
     ]);
     const oath = gathered.progress?.oath ?? null;

@@ -74,7 +74,10 @@ export async function exportOnboarding(
   ]);
   const views =
     requirements.length > 0
-      ? await files.describe(requirements.map((row) => row.fileId))
+      ? await files.describe(
+          requirements.map((row) => row.fileId),
+          "private",
+        )
       : new Map<string, FileView>();
   return {
     requirements: requirements.map((row) => ({

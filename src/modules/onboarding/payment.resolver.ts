@@ -65,8 +65,12 @@ export class PaymentResolver {
   @Query(() => SubmittedPaymentPage, {
     description: "Payments of one status, oldest first. Admin only.",
   })
-  async payments(@Args() args: PaymentListArgs, @Ctx() ctx: RequestContext) {
-    const page = await ctx.services.onboarding.payments.list(args);
+  async payments(
+    @Args() args: PaymentListArgs,
+    @CurrentCaller() caller: Caller,
+    @Ctx() ctx: RequestContext,
+  ) {
+    const page = await ctx.services.onboarding.payments.list(args, caller);
     return { code: "OK", message: "Payments", ...page };
   }
 }

@@ -3,7 +3,7 @@ import { ConflictError, ValidationError } from "../../errors/app-errors";
 import { Pagination, type Page } from "../../graphql/envelopes";
 import { paymentDecisionMail } from "../../mail/onboarding-templates";
 import type { Caller } from "../auth/caller";
-import type { FilePurpose, FileRefs, FileView } from "../files/file-refs";
+import type { FilePurpose, FileRefs, FileView, LinkReader } from "../files/file-refs";
 import type { OnboardingMail } from "./onboarding-mail";
 import type { OnboardingRecords } from "./onboarding-members";
 import { PaymentMethod, PaymentStatus, type PaymentRecord } from "./payment.model";
@@ -27,7 +27,7 @@ export class PaymentService {
   async current(caller: Caller): Promise<MembershipPayment | null> {
     const record = await this.records.current(caller.id);
     const payment = record && (await this.payments.findOf(record.memberId));
-    return payment ? this.present(payment) : null;
+    return payment ? this.present(payment, caller) : null;
   }
 
   async save(caller: Caller, args: SavePaymentArgs): Promise<MembershipPayment> {
@@ -76,7 +76,7 @@ export class PaymentService {
       (id): id is string => Boolean(id) && id !== proofFileId && id !== promissoryNoteFileId,
     );
     if (dropped.length > 0) await this.files().release(dropped);
-    return this.present(saved!);
+    return this.present(saved!, caller);
   }
 
   /** An administrator verifies or rejects a SUBMITTED payment; the member is mailed. */
@@ -111,18 +111,21 @@ export class PaymentService {
         currency: decided.currency,
       }),
     );
-    return this.present(decided);
+    return this.present(decided, caller);
   }
 
   /** GET /payments: one status (SUBMITTED by default), oldest first. */
-  async list(args: PaymentListArgs): Promise<Omit<Page<SubmittedPayment>, "code" | "message">> {
+  async list(
+    args: PaymentListArgs,
+    reader: LinkReader,
+  ): Promise<Omit<Page<SubmittedPayment>, "code" | "message">> {
     const { records, total } = await this.payments.page(args.status, args);
     const members = await this.records.members.byIds(records.map((record) => record._id));
     const data = await Promise.all(
       records.map(async (payment) => {
         const member = members.get(payment._id);
         return {
-          ...(await this.present(payment)),
+          ...(await this.present(payment, reader)),
           memberId: payment._id,
           uniqueId: member?.uniqueId ?? null,
           fullName: member?.fullName ?? "",
@@ -136,16 +139,20 @@ export class PaymentService {
     return (await this.payments.findOf(memberId))?.status ?? null;
   }
 
-  async ofMember(memberId: string): Promise<MembershipPayment | null> {
+  async ofMember(memberId: string, reader: LinkReader): Promise<MembershipPayment | null> {
     const payment = await this.payments.findOf(memberId);
-    return payment ? this.present(payment) : null;
+    return payment ? this.present(payment, reader) : null;
   }
 
-  private async present(payment: PaymentRecord): Promise<MembershipPayment> {
+  /** The payment with its files' links rendered for `reader`. */
+  private async present(payment: PaymentRecord, reader: LinkReader): Promise<MembershipPayment> {
     const ids = [payment.proofFileId, payment.promissoryNoteFileId].filter(
       (id): id is string => id !== null,
     );
-    const views = ids.length > 0 ? await this.files().describe(ids) : new Map<string, FileView>();
+    const views =
+      ids.length > 0
+        ? await this.files().describe(ids, "private", reader)
+        : new Map<string, FileView>();
     const urlOf = (id: string | null) => (id ? (views.get(id)?.fileUrl ?? null) : null);
     return {
       ...paymentFields(payment),

@@ -71,8 +71,12 @@ export class OnboardingProgressResolver {
   @Query(() => MemberPayload, {
     description: "One member record with its whole onboarding (`onboarding`). Admin only.",
   })
-  async member(@Arg("id", () => UUIDResolver) id: string, @Ctx() ctx: RequestContext) {
-    return ok(await ctx.services.onboarding.admin.member(id), "Member record");
+  async member(
+    @Arg("id", () => UUIDResolver) id: string,
+    @CurrentCaller() caller: Caller,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return ok(await ctx.services.onboarding.admin.member(id, caller), "Member record");
   }
 
   @Rest("POST", "/members/:id/oath", { tag: "Onboarding", errors: [409] })

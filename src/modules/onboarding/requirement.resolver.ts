@@ -67,8 +67,12 @@ export class RequirementResolver {
   @Query(() => PendingRequirementPage, {
     description: "Documents waiting for review, oldest first. Admin only.",
   })
-  async pendingRequirements(@Args() args: PageArgs, @Ctx() ctx: RequestContext) {
-    const page = await ctx.services.onboarding.requirements.pending(args);
+  async pendingRequirements(
+    @Args() args: PageArgs,
+    @CurrentCaller() caller: Caller,
+    @Ctx() ctx: RequestContext,
+  ) {
+    const page = await ctx.services.onboarding.requirements.pending(args, caller);
     return { code: "OK", message: "Documents waiting for review", ...page };
   }
 }

@@ -4,7 +4,7 @@ import { Pagination, type Page } from "../../graphql/envelopes";
 import type { PageArgs } from "../../graphql/paging";
 import { requirementReviewMail } from "../../mail/onboarding-templates";
 import type { Caller } from "../auth/caller";
-import type { FileRefs, FileView } from "../files/file-refs";
+import type { FileRefs, FileView, LinkReader } from "../files/file-refs";
 import type { OnboardingMail } from "./onboarding-mail";
 import type { OnboardingRecords } from "./onboarding-members";
 import { RequirementType, ReviewStatus, type RequirementRecord } from "./requirement.model";
@@ -34,7 +34,7 @@ export class RequirementService {
     const record = await this.records.current(caller.id);
     if (!record) throw new NotFoundError("You have no membership application yet");
     const stored = await this.requirements.ofMember(record.memberId);
-    const requirements = await this.present(stored);
+    const requirements = await this.present(stored, caller);
     const attachments = Object.fromEntries(
       Object.values(RequirementType).map((type) => [
         type.toLowerCase(),
@@ -120,15 +120,18 @@ export class RequirementService {
         note,
       }),
     );
-    const [presented] = await this.present([updated]);
+    const [presented] = await this.present([updated], caller);
     return presented;
   }
 
   /** GET /requirements/pending: documents waiting for review, oldest first. */
-  async pending(args: PageArgs): Promise<Omit<Page<PendingRequirement>, "code" | "message">> {
+  async pending(
+    args: PageArgs,
+    reader: LinkReader,
+  ): Promise<Omit<Page<PendingRequirement>, "code" | "message">> {
     const { records, total } = await this.requirements.pending(args);
     const [presented, members] = await Promise.all([
-      this.present(records),
+      this.present(records, reader),
       this.records.members.byIds(records.map((row) => row.memberId)),
     ]);
     const data = records.flatMap((row) => {
@@ -166,14 +169,21 @@ export class RequirementService {
   }
 
   /** Every document of the member, as administrators read them. */
-  async ofMember(memberId: string): Promise<Requirement[]> {
-    return this.present(await this.requirements.ofMember(memberId));
+  async ofMember(memberId: string, reader: LinkReader): Promise<Requirement[]> {
+    return this.present(await this.requirements.ofMember(memberId), reader);
   }
 
-  /** Rows with their files' fresh links; a row whose file is gone is left out. */
-  private async present(rows: RequirementRecord[]): Promise<Requirement[]> {
+  /**
+   * Rows with their files' fresh links, rendered for `reader`; a row whose file is gone is
+   * left out.
+   */
+  private async present(rows: RequirementRecord[], reader: LinkReader): Promise<Requirement[]> {
     if (rows.length === 0) return [];
-    const views = await this.files().describe(rows.map((row) => row.fileId));
+    const views = await this.files().describe(
+      rows.map((row) => row.fileId),
+      "private",
+      reader,
+    );
     return rows.flatMap((row) => {
       const file: FileView | undefined = views.get(row.fileId);
       if (!file) return [];
