@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -33,4 +34,25 @@ export function upload(
     filename: options.filename ?? "document.pdf",
     contentType: options.contentType ?? "application/octet-stream",
   });
+}
+
+/**
+ * A document and a photo of `user`'s, each carrying the same random marker, uploaded through
+ * `app`: an erasure test then looks for the marker's bytes wherever files are kept.
+ */
+export async function uploadMarked(
+  app: TestApp,
+  user: TestUser,
+): Promise<{ marker: Buffer; ids: string[] }> {
+  const marker = randomBytes(32);
+  const ids: string[] = [];
+  for (const [bytes, purpose] of [
+    [Buffer.concat([PDF, marker]), "REQUIREMENT"],
+    [Buffer.concat([PNG, marker]), "AVATAR"],
+  ] as const) {
+    const response = await upload(app, user, bytes, { purpose });
+    expect(response.status).toBe(201);
+    ids.push(response.body.data.id as string);
+  }
+  return { marker, ids };
 }

@@ -1,8 +1,7 @@
 import { Readable } from "node:stream";
-import { randomBytes } from "node:crypto";
 import { bearer, buildAdmin, buildUser } from "../support/factories";
 import { startTestApp } from "../support/test-app";
-import { PDF, PNG, upload } from "./file-samples";
+import { uploadMarked } from "./file-samples";
 import { S3Storage } from "../../src/storage/s3-storage";
 import {
   S3_TEST_CREDENTIALS,
@@ -66,16 +65,7 @@ it("serves uploads from the bucket and leaves no byte of an erased person in it"
   try {
     const admin = await buildAdmin(app);
     const person = await buildUser(app);
-    const marker = randomBytes(32);
-    const ids: string[] = [];
-    for (const [bytes, purpose] of [
-      [Buffer.concat([PDF, marker]), "REQUIREMENT"],
-      [Buffer.concat([PNG, marker]), "AVATAR"],
-    ] as const) {
-      const response = await upload(app, person, bytes, { purpose });
-      expect(response.status).toBe(201);
-      ids.push(response.body.data.id);
-    }
+    const { marker, ids } = await uploadMarked(app, person);
     expect((await objectsIn(bucket)).filter((bytes) => bytes.includes(marker))).toHaveLength(2);
     const read = await app.http().get(`/api/v1/files/${ids[0]}`).set(bearer(person)).buffer(true);
     expect(Buffer.from(read.body as Buffer).includes(marker)).toBe(true);

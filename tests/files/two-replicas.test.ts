@@ -14,7 +14,7 @@ import {
 } from "../support/object-store";
 import { startTwoInstances, type TestApp } from "../support/test-app";
 import { approvedMember } from "../onboarding/support";
-import { PDF, PNG, upload } from "./file-samples";
+import { PDF, PNG, upload, uploadMarked } from "./file-samples";
 
 const BUCKET = "two-replicas";
 let server: RunningObjectStore;
@@ -118,16 +118,7 @@ it("serves a public image through B, and audits on B an administrator's read by 
 
 it("erases through B every byte the person stored through A", async () => {
   const person = await buildUser(a);
-  const marker = randomBytes(32);
-  const ids: string[] = [];
-  for (const [bytes, purpose] of [
-    [Buffer.concat([PDF, marker]), "REQUIREMENT"],
-    [Buffer.concat([PNG, marker]), "AVATAR"],
-  ] as const) {
-    const response = await upload(a, person, bytes, { purpose });
-    expect(response.status).toBe(201);
-    ids.push(response.body.data.id);
-  }
+  const { marker, ids } = await uploadMarked(a, person);
   expect((await objects()).filter((bytes) => bytes.includes(marker))).toHaveLength(2);
   const erased = await b.http().delete(`/api/v1/users/${person.id}`).set(bearer(admin));
   expect(erased.status).toBeLessThan(300);
