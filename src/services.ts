@@ -194,8 +194,18 @@ export function createServices(
     migrations,
     /** The accounts' collection, for the first administrator at start. */
     userRepository: users.repository,
-    /** Not for requests: tests sign a token, read sealed fields, flush mail, migrate again. */
-    internals: { tokens: auth.tokens, cipher, mailer, background, migrations },
+    /**
+     * Not for requests: tests sign a token, read sealed fields and what the hashing queue did,
+     * flush mail, migrate again.
+     */
+    internals: {
+      tokens: auth.tokens,
+      hashing: auth.hashing,
+      cipher,
+      mailer,
+      background,
+      migrations,
+    },
     /**
      * Finishes background work, lets queued mail go out, releases Redis, the hashing threads
      * and the modules' timers; the connection belongs to the caller.

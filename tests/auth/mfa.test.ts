@@ -424,19 +424,34 @@ describe("POST /auth/mfa/verify", () => {
   });
 
   it("spends the mfaToken on the sign-in it gave: a second verify with it is refused", async () => {
-    const { user, secret, step } = await buildMfaUser();
+    // Both verifies carry a code the server accepts, so only the spent token can refuse the
+    // second: MFA is enabled with the previous step's code (within the one-step tolerance),
+    // which leaves this step's and the next one's. Enabled early enough in a step that the
+    // previous one is still in reach.
+    const user = await buildUser(app);
+    const secret = await setupMfa(user);
+    while ((Date.now() / 1000) % PERIOD_SECONDS > PERIOD_SECONDS - 5) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    const step = currentStep();
+    const enabled = await app
+      .http()
+      .post(`${MFA}/enable`)
+      .set(bearer(user))
+      .send({ code: await codeAt(secret, step - 1) });
+    expect(enabled.status).toBe(200);
     const mfaToken = await passwordStep(user);
     const first = await app
       .http()
       .post(`${MFA}/verify`)
-      .send({ mfaToken, code: await codeAt(secret, step + 1) });
+      .send({ mfaToken, code: await codeAt(secret, step) });
     expect(first.status).toBe(200);
     const sessionsBefore = await rawDb(app).sessions.countDocuments({ userId: user.id });
 
     const again = await app
       .http()
       .post(`${MFA}/verify`)
-      .send({ mfaToken, code: await codeAt(secret, step + 2) });
+      .send({ mfaToken, code: await codeAt(secret, step + 1) });
     expect(again.status).toBe(400);
     expect(again.body).toMatchObject({ code: "INVALID_TOKEN" });
     expect(again.body).not.toHaveProperty("accessToken");

@@ -119,6 +119,27 @@ describe("login lockout (LOGIN_MAX_FAILURES=3)", () => {
     expect(response.body.accessToken).toEqual(expect.any(String));
   });
 
+  it("counts failures for an unknown email the same way", async () => {
+    const unknown = uniqueEmail("nobody");
+    await failLogins(app, unknown, 3);
+    expectTooManyRequests(await login(app, unknown, WRONG_PASSWORD), LOCKOUT_SECONDS);
+  });
+});
+
+describe("login lockout under a burst (LOGIN_MAX_FAILURES=3, a production-like hash)", () => {
+  let app: TestApp;
+
+  // The race is as wide as one comparison: with the tests' cheap hash it closes before the
+  // next request of a burst is read, with a production cost the whole burst arrives inside it.
+  beforeAll(async () => {
+    app = await startTestApp({
+      LOGIN_MAX_FAILURES: "3",
+      LOGIN_LOCKOUT_SECONDS: String(LOCKOUT_SECONDS),
+      BCRYPT_COST: "12",
+    });
+  });
+  afterAll(() => app.close());
+
   it("compares no more than the limit of a burst of 30 wrong passwords; the right one after is refused", async () => {
     const user = await buildUser(app);
     // Started here (supertest sends on then), so the right password is part of the burst.
@@ -132,12 +153,6 @@ describe("login lockout (LOGIN_MAX_FAILURES=3)", () => {
     expect(compared.length + refused.length).toBe(30);
     expectTooManyRequests(await right, LOCKOUT_SECONDS);
     expectTooManyRequests(await login(app, user.email, user.password), LOCKOUT_SECONDS);
-  });
-
-  it("counts failures for an unknown email the same way", async () => {
-    const unknown = uniqueEmail("nobody");
-    await failLogins(app, unknown, 3);
-    expectTooManyRequests(await login(app, unknown, WRONG_PASSWORD), LOCKOUT_SECONDS);
   });
 });
 

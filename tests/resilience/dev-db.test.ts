@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -27,6 +27,8 @@ let mail: TestMailbox;
 let env: Record<string, string>;
 let first: ServiceProcess | undefined;
 let second: ServiceProcess | undefined;
+/** A launcher that should have been refused; one that was not must not outlive the test. */
+let third: ChildProcess | undefined;
 
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "dev-db-"));
@@ -44,6 +46,7 @@ beforeAll(async () => {
 }, 90_000);
 
 afterAll(async () => {
+  if (third?.exitCode === null) third.kill("SIGKILL");
   await stopAll([first, second]);
   await mail?.close();
   for (const pid of enginesOn(dataDir)) process.kill(pid, "SIGKILL");
@@ -72,9 +75,9 @@ function isRunning(pid: number): boolean {
   }
 }
 
-/** TCP sockets in LISTEN state that process `pid` holds. */
-function tcpListenersOf(pid: number): string[] {
-  const inodes = new Set(
+/** The inodes of the sockets process `pid` holds open. */
+function socketInodes(pid: number): Set<string> {
+  return new Set(
     fs.readdirSync(`/proc/${pid}/fd`).flatMap((fd) => {
       try {
         const target = fs.readlinkSync(`/proc/${pid}/fd/${fd}`);
@@ -84,6 +87,11 @@ function tcpListenersOf(pid: number): string[] {
       }
     }),
   );
+}
+
+/** TCP sockets in LISTEN state that process `pid` holds, as "host:port" (hex, as /proc says). */
+function tcpListenersOf(pid: number): string[] {
+  const inodes = socketInodes(pid);
   return ["/proc/net/tcp", "/proc/net/tcp6"].flatMap((table) =>
     fs
       .readFileSync(table, "utf8")
@@ -95,16 +103,46 @@ function tcpListenersOf(pid: number): string[] {
   );
 }
 
+/** The paths of the Unix sockets process `pid` accepts connections on. */
+function unixListenersOf(pid: number): string[] {
+  const inodes = socketInodes(pid);
+  return fs
+    .readFileSync("/proc/net/unix", "utf8")
+    .split("\n")
+    .slice(1)
+    .map((line) => line.trim().split(/\s+/))
+    .filter((fields) => fields[3] === "00010000" && inodes.has(fields[6]) && fields[7])
+    .map((fields) => fields[7]);
+}
+
+type Address = { path: string } | { host: string; port: number };
+
+/** Every address process `pid` accepts connections on: Unix sockets and TCP ports. */
+function listenersOf(pid: number): Address[] {
+  const tcp = tcpListenersOf(pid).map((local) => ({
+    host: local.length > 13 ? "::1" : "127.0.0.1",
+    port: parseInt(local.split(":")[1], 16),
+  }));
+  return [...unixListenersOf(pid).map((socket) => ({ path: socket })), ...tcp];
+}
+
+/** The one engine running on the data folder (what `ps` would show), by its command line. */
+function engineOnDataDir(): number {
+  const engines = enginesOn(dataDir);
+  expect(engines).toHaveLength(1);
+  return engines[0];
+}
+
 const modeOf = (file: string) => fs.statSync(file).mode & 0o777;
 
-/** What a client running as `nobody` gets when it connects to `socket`. */
-function connectAsNobody(socket: string): Promise<string> {
+/** What a client running as `nobody` gets when it connects to `address`. */
+function connectAsNobody(address: Address): Promise<string> {
   const script =
-    "require('node:net').connect({ path: process.argv[1] })" +
+    "require('node:net').connect(JSON.parse(process.argv[1]))" +
     ".on('connect', () => { console.log('connected'); process.exit(0); })" +
     ".on('error', (error) => { console.log(error.code); process.exit(0); });";
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["-e", script, socket], {
+    const child = spawn(process.execPath, ["-e", script, JSON.stringify(address)], {
       uid: 65534,
       gid: 65534,
       stdio: ["ignore", "pipe", "inherit"],
@@ -124,13 +162,20 @@ describe("the development database", () => {
     expect(fs.lstatSync(socket).isSocket()).toBe(true);
     expect(modeOf(dataDir)).toBe(0o700);
     expect(modeOf(path.join(dataDir, "dev-db"))).toBe(0o700);
-    expect(tcpListenersOf(enginePid(first!))).toEqual([]);
+    expect(tcpListenersOf(engineOnDataDir())).toEqual([]);
   });
 
   // Root passes every file mode; a client of another user is what the folder's modes stop.
-  asRoot("refuses a client of another user", async () => {
-    const socket = path.join(dataDir, "dev-db", "engine.sock");
-    expect(await connectAsNobody(socket)).toBe("EACCES");
+  // Every address the engine listens on is tried, whatever the launcher meant it to use.
+  asRoot("refuses a client of another user on every address the engine listens on", async () => {
+    const addresses = listenersOf(engineOnDataDir());
+    expect(addresses.length).toBeGreaterThan(0);
+    const outcomes = await Promise.all(
+      addresses.map(
+        async (address) => `${JSON.stringify(address)}: ${await connectAsNobody(address)}`,
+      ),
+    );
+    expect(outcomes.filter((outcome) => !outcome.endsWith(": EACCES"))).toEqual([]);
   });
 });
 
@@ -140,7 +185,7 @@ describe("a launcher killed with SIGKILL", () => {
 
   beforeAll(async () => {
     user = await buildUser(factoryApp(first!, mail));
-    orphan = enginePid(first!);
+    orphan = engineOnDataDir();
     first!.child.kill("SIGKILL");
     await first!.exited;
   }, 60_000);
@@ -161,7 +206,7 @@ describe("a launcher killed with SIGKILL", () => {
   }, 60_000);
 
   it("refuses a launcher on a folder in use, and names the variable that avoids it", async () => {
-    const third = spawn(
+    const launcher = spawn(
       process.execPath,
       ["-r", "ts-node/register/transpile-only", "tools/dev-db/start.ts"],
       {
@@ -171,9 +216,10 @@ describe("a launcher killed with SIGKILL", () => {
       },
     );
     let output = "";
-    third.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    third.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    const code = await new Promise((resolve) => third.once("exit", resolve));
+    third = launcher;
+    launcher.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    launcher.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    const code = await new Promise((resolve) => launcher.once("exit", resolve));
     expect(code).toBe(1);
     expect(output).toContain(`is run by process ${second!.child.pid}`);
     expect(output).toContain("MONGODB_URI");

@@ -35,10 +35,8 @@ export function createAuthModule(options: AuthModuleOptions) {
     options;
   const model = createSessionModel(connection);
   const tokens = new TokenService(jwtSecret, config.accessTokenTtlSeconds);
-  const hasher = new PasswordHasher(
-    config.bcryptCost,
-    new BcryptPool(defaultBcryptWorkers(config.workers)),
-  );
+  const hashing = new BcryptPool(defaultBcryptWorkers(config.workers));
+  const hasher = new PasswordHasher(config.bcryptCost, hashing);
   const sessions = new SessionService(
     new SessionRepository(model),
     {
@@ -73,6 +71,7 @@ export function createAuthModule(options: AuthModuleOptions) {
       ),
     },
     tokens,
+    hashing,
     sessionData,
     models: [model],
     migrations: [

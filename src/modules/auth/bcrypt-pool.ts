@@ -51,9 +51,21 @@ interface Task {
   turn: number;
   operation: Operation;
   share: HashingShare;
+  queuedAt: number;
   resolve: (value: string | boolean) => void;
   reject: (error: Error) => void;
 }
+
+/** When a task was queued, given a thread and done (performance.now()), and whose it was. */
+export interface HashTiming {
+  client: string;
+  queuedAt: number;
+  startedAt: number;
+  endedAt: number;
+}
+
+/** How many of the latest tasks' timings are kept: enough to see one full queue go through. */
+const TIMINGS_KEPT = 256;
 
 /**
  * The service's own work, which names no client (the bootstrap administrator, the throwaway
@@ -86,6 +98,7 @@ export class BcryptPool {
   private running = 0;
   private hashMs = FIRST_HASH_MS;
   private closed = false;
+  private readonly timings: HashTiming[] = [];
 
   constructor(
     private readonly threads = defaultBcryptWorkers(),
@@ -105,6 +118,19 @@ export class BcryptPool {
 
   compare(password: string, hash: string, share?: HashingShare): Promise<boolean> {
     return this.run({ op: "compare", password, hash }, share) as Promise<boolean>;
+  }
+
+  /** The threads hashes run on at once. */
+  get threadCount(): number {
+    return this.threads;
+  }
+
+  /**
+   * The latest tasks done, oldest first: what the queue actually did (which task waited for
+   * which, how long one hash takes under the load of the moment), not an estimate.
+   */
+  recentTimings(): readonly HashTiming[] {
+    return [...this.timings];
   }
 
   /** Throws the 429 a task of this share would get now, so a refused request does no other work. */
@@ -134,7 +160,7 @@ export class BcryptPool {
       const lane = this.lanes.get(share.client);
       const turn = Math.max(this.now, this.nextTurn.get(share.client) ?? 0);
       this.nextTurn.set(share.client, turn + 1);
-      const task = { turn, operation, share, resolve, reject };
+      const task = { turn, operation, share, queuedAt: performance.now(), resolve, reject };
       if (lane) lane.push(task);
       else this.lanes.set(share.client, [task]);
       this.waiting += 1;
@@ -185,6 +211,14 @@ export class BcryptPool {
     } catch (error) {
       task.reject(error instanceof Error ? error : new Error(String(error)));
     } finally {
+      const { client } = task.share;
+      this.timings.push({
+        client,
+        queuedAt: task.queuedAt,
+        startedAt: started,
+        endedAt: performance.now(),
+      });
+      if (this.timings.length > TIMINGS_KEPT) this.timings.shift();
       this.running -= 1;
       this.count(task.share, -1);
       if (!this.closed) this.dispatch();
