@@ -3,11 +3,7 @@ import { bearer, buildAdmin, buildUser } from "../support/factories";
 import { startTestApp } from "../support/test-app";
 import { uploadMarked } from "./file-samples";
 import { S3Storage } from "../../src/storage/s3-storage";
-import {
-  S3_TEST_CREDENTIALS,
-  startObjectStore,
-  type RunningObjectStore,
-} from "../support/object-store";
+import { startObjectStore, type RunningObjectStore } from "../support/object-store";
 import { describeStorageContract } from "./storage-contract";
 
 let server: RunningObjectStore;
@@ -15,13 +11,7 @@ let storage: S3Storage;
 
 beforeAll(async () => {
   server = await startObjectStore();
-  storage = new S3Storage({
-    bucket: "contract-tests",
-    endpoint: server.endpoint,
-    region: "us-east-1",
-    forcePathStyle: true,
-    ...S3_TEST_CREDENTIALS,
-  });
+  storage = server.driverOf("contract-tests");
 }, 90_000);
 afterAll(async () => {
   await storage?.close();
@@ -32,11 +22,7 @@ describeStorageContract("S3 (SeaweedFS)", () => storage);
 
 it("refuses requests signed with other credentials", async () => {
   await storage.put("bucket-exists", Readable.from([Buffer.from("x")]));
-  const stranger = new S3Storage({
-    bucket: "contract-tests",
-    endpoint: server.endpoint,
-    region: "us-east-1",
-    forcePathStyle: true,
+  const stranger = server.driverOf("contract-tests", {
     accessKeyId: "someone-else",
     secretAccessKey: "not-the-secret-key-0123456789",
   });
@@ -48,20 +34,8 @@ it("refuses requests signed with other credentials", async () => {
 });
 
 it("serves uploads from the bucket and leaves no byte of an erased person in it", async () => {
-  const app = await startTestApp({
-    FILE_STORAGE_URL: "s3://erasure-check",
-    S3_ENDPOINT: server.endpoint,
-    S3_ACCESS_KEY_ID: S3_TEST_CREDENTIALS.accessKeyId,
-    S3_SECRET_ACCESS_KEY: S3_TEST_CREDENTIALS.secretAccessKey,
-    S3_FORCE_PATH_STYLE: "true",
-  });
-  const bucket = new S3Storage({
-    bucket: "erasure-check",
-    endpoint: server.endpoint,
-    region: "us-east-1",
-    forcePathStyle: true,
-    ...S3_TEST_CREDENTIALS,
-  });
+  const app = await startTestApp(server.envFor("erasure-check"));
+  const bucket = server.driverOf("erasure-check");
   try {
     const admin = await buildAdmin(app);
     const person = await buildUser(app);

@@ -7,11 +7,7 @@
 import { randomBytes } from "node:crypto";
 import { S3Storage } from "../../src/storage/s3-storage";
 import { bearer, buildAdmin, buildUser, type TestUser } from "../support/factories";
-import {
-  S3_TEST_CREDENTIALS,
-  startObjectStore,
-  type RunningObjectStore,
-} from "../support/object-store";
+import { startObjectStore, type RunningObjectStore } from "../support/object-store";
 import { startTwoInstances, type TestApp } from "../support/test-app";
 import { approvedMember } from "../onboarding/support";
 import { PDF, PNG, upload, uploadMarked } from "./file-samples";
@@ -26,22 +22,10 @@ let closeBoth = (): Promise<void> => Promise.resolve();
 
 beforeAll(async () => {
   server = await startObjectStore();
-  const started = await startTwoInstances({
-    FILE_STORAGE_URL: `s3://${BUCKET}`,
-    S3_ENDPOINT: server.endpoint,
-    S3_ACCESS_KEY_ID: S3_TEST_CREDENTIALS.accessKeyId,
-    S3_SECRET_ACCESS_KEY: S3_TEST_CREDENTIALS.secretAccessKey,
-    S3_FORCE_PATH_STYLE: "true",
-  });
+  const started = await startTwoInstances(server.envFor(BUCKET));
   ({ first: a, second: b, closeBoth } = started);
   admin = await buildAdmin(a);
-  bucket = new S3Storage({
-    bucket: BUCKET,
-    endpoint: server.endpoint,
-    region: "us-east-1",
-    forcePathStyle: true,
-    ...S3_TEST_CREDENTIALS,
-  });
+  bucket = server.driverOf(BUCKET);
 }, 90_000);
 afterAll(async () => {
   await bucket?.close();

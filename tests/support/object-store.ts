@@ -3,6 +3,7 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { S3Storage } from "../../src/storage/s3-storage";
 import { findWeed } from "../../tools/object-store/weed-build";
 import { freePort } from "./free-port";
 
@@ -14,6 +15,10 @@ export const S3_TEST_CREDENTIALS = {
 export interface RunningObjectStore {
   endpoint: string;
   dataDir: string;
+  /** The service's settings for storing its files in `bucket` of this server. */
+  envFor: (bucket: string) => Record<string, string>;
+  /** A driver of `bucket` with the test credentials (or others), to look at what is stored. */
+  driverOf: (bucket: string, credentials?: typeof S3_TEST_CREDENTIALS) => S3Storage;
   stop: () => Promise<void>;
 }
 
@@ -82,7 +87,16 @@ export async function startObjectStore(): Promise<RunningObjectStore> {
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-  return { endpoint, dataDir, stop };
+  const envFor = (bucket: string) => ({
+    FILE_STORAGE_URL: `s3://${bucket}`,
+    S3_ENDPOINT: endpoint,
+    S3_ACCESS_KEY_ID: S3_TEST_CREDENTIALS.accessKeyId,
+    S3_SECRET_ACCESS_KEY: S3_TEST_CREDENTIALS.secretAccessKey,
+    S3_FORCE_PATH_STYLE: "true",
+  });
+  const driverOf = (bucket: string, credentials = S3_TEST_CREDENTIALS) =>
+    new S3Storage({ bucket, endpoint, region: "us-east-1", forcePathStyle: true, ...credentials });
+  return { endpoint, dataDir, envFor, driverOf, stop };
 }
 
 function accepts(port: number): Promise<boolean> {
