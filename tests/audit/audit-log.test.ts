@@ -17,6 +17,7 @@ import {
 } from "../support/factories";
 import type { TestApp } from "../support/test-app";
 import { startScenario } from "../support/scenario";
+import type { AuditEntry } from "../support/audit-entries";
 
 const API = "/api/v1";
 let app: TestApp;
@@ -26,18 +27,6 @@ beforeAll(async () => {
   ({ app, admin } = await startScenario());
 });
 afterAll(() => app.close());
-
-interface Entry {
-  id: string;
-  at: string;
-  actorId: string | null;
-  actorRole: string | null;
-  action: string;
-  targetType: string;
-  targetId: string | null;
-  requestId: string;
-  clientRequestId: string | null;
-}
 
 const requestId = () => `audit-${randomBytes(6).toString("hex")}`;
 
@@ -69,10 +58,10 @@ async function auditLogs(query: Record<string, string | number> = {}, as: TestUs
   return response;
 }
 
-async function entriesFor(targetId: string): Promise<Entry[]> {
+async function entriesFor(targetId: string): Promise<AuditEntry[]> {
   const response = await auditLogs({ targetId, limit: 100 });
   expect(response.status).toBe(200);
-  return response.body.data as Entry[];
+  return response.body.data as AuditEntry[];
 }
 
 interface RequestIds {
@@ -237,15 +226,16 @@ describe("GET /audit-logs", () => {
     const first = await auditLogs({ limit: 2 });
     expect(first.status).toBe(200);
     expect(first.body).toMatchObject({ code: "OK", pagination: { currentPage: 1, limit: 2 } });
-    const [newer, older] = first.body.data as Entry[];
+    const [newer, older] = first.body.data as AuditEntry[];
     expect(Date.parse(newer.at)).toBeGreaterThanOrEqual(Date.parse(older.at));
     const second = await auditLogs({ limit: 2, page: 2 });
-    expect((second.body.data as Entry[]).map((e) => e.id)).not.toContain(newer.id);
+    expect((second.body.data as AuditEntry[]).map((e) => e.id)).not.toContain(newer.id);
 
-    const byAdmin = (await auditLogs({ actorId: admin.id, limit: 100 })).body.data as Entry[];
+    const byAdmin = (await auditLogs({ actorId: admin.id, limit: 100 })).body.data as AuditEntry[];
     expect(byAdmin.length).toBeGreaterThan(5);
     expect(byAdmin.every((entry) => entry.actorId === admin.id)).toBe(true);
-    const deletions = (await auditLogs({ action: "user.delete", limit: 100 })).body.data as Entry[];
+    const deletions = (await auditLogs({ action: "user.delete", limit: 100 })).body
+      .data as AuditEntry[];
     expect(deletions.length).toBe(2);
 
     const from = new Date(Date.now() - 60_000).toISOString();

@@ -9,6 +9,7 @@ import { startScenario } from "../support/scenario";
 import type { TestApp } from "../support/test-app";
 import { API, adminCall, approvedMember, gql } from "../onboarding/support";
 import { JPEG, PDF, storageDir, upload } from "./file-samples";
+import type { AuditEntry } from "../support/audit-entries";
 
 let app: TestApp;
 let admin: TestUser;
@@ -18,25 +19,15 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-interface Entry {
-  actorId: string | null;
-  actorRole: string | null;
-  action: string;
-  targetType: string;
-  targetId: string | null;
-  requestId: string;
-  clientRequestId: string | null;
-}
-
 const pathOf = (fileUrl: string) => fileUrl.replace(/^https?:\/\/[^/]+/, "");
 
 /** The audit entries about `fileId`, read the way administrators read the log. */
-async function fileEntries(fileId: string): Promise<Entry[]> {
+async function fileEntries(fileId: string): Promise<AuditEntry[]> {
   const response = await adminCall(app, admin).get(
     `/audit-logs?targetId=${fileId}&action=file.read&limit=100`,
   );
   expect(response.status).toBe(200);
-  return response.body.data as Entry[];
+  return response.body.data as AuditEntry[];
 }
 
 /** GET by a link, without a Bearer: the status and the request id the service gave it. */
@@ -82,7 +73,7 @@ describe("a link rendered for an administrator", () => {
     const byBearer = await app.http().get(`${API}/files/${clearanceId}`).set(bearer(admin));
     expect(byBearer.status).toBe(200);
     const entries = await fileEntries(clearanceId);
-    const shape = (entry: Entry) => ({ ...entry, requestId: "", id: "", at: "" });
+    const shape = (entry: AuditEntry) => ({ ...entry, requestId: "", id: "", at: "" });
     expect(entries).toHaveLength(2);
     const [linkEntry] = entries.filter((entry) => entry.requestId === byLink.requestId);
     expect(linkEntry).toMatchObject({
