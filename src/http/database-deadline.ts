@@ -9,7 +9,7 @@ export const DATABASE_DEADLINE_MS = 3_000;
 export type DeadlineGuard = (req: http.IncomingMessage, res: http.ServerResponse) => void;
 
 /**
- * The driver's time-outs fail every operation that meets a lost database within about 3 s,
+ * The driver's time-outs fail every operation that meets a lost database within 5 s,
  * save one: a command written to a pooled connection whose socket the server has just closed
  * can wait for good (the mongodb driver awaits a 'drain' that a destroyed socket never emits,
  * and no time-out of its own covers that wait). So a request still unanswered
