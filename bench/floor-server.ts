@@ -1,6 +1,6 @@
 /**
- * The floor under Sofa and GraphQL execution: GET /offices, GET /offices/{id} and GET
- * /events/public written by hand in express, doing the same work as the service's routes (the request shell of
+ * The floor under Sofa and GraphQL execution: GET /offices, GET /offices/{id}, GET
+ * /events/public, the public directory and POST /auth/login written by hand in express, doing the same work as the service's routes (the request shell of
  * src/http/request-shell.ts: request id and log, security headers, CORS,
  * rate limit; the same authentication, which reads the account and the session by `_id`;
  * and the same OfficeService calls the resolvers make, which read the titles through
@@ -25,6 +25,8 @@ import {
 import { SharedReads } from "../src/http/rest/shared-reads";
 import { EventSortBy } from "../src/modules/events/event.enums";
 import type { EventListArgs } from "../src/modules/events/event.input";
+import { MemberStatus } from "../src/modules/members/member.enums";
+import { User } from "../src/modules/users/user.type";
 
 /**
  * The floor's express app over a process's services: its routes answer the same data as the
@@ -99,6 +101,40 @@ export function createFloorApp(services: Services, config: Config, log: Logger):
       }),
     }));
     sendPublicRead(req, res, answer.headers, answer.body, etag);
+  });
+  // A sign-in as POST /auth/login answers it: the same AuthService call (the lockout, the
+  // hashing queue, the account read by email, the session written), the refresh cookie, and the
+  // account with its member profile and onboarding progress, as REST selects them.
+  app.post("/auth/login", express.json(), async (req, res) => {
+    const body = req.body as { email?: string; password?: string };
+    const client = { ip: req.ip ?? null, userAgent: req.headers["user-agent"] ?? null };
+    try {
+      const result = await services.auth.login(body.email ?? "", body.password ?? "", client);
+      if (result.kind !== "signed-in") throw new Error("the floor's account has no MFA");
+      const user = result.user;
+      const profile = await services.members.reads.profileOf(user._id);
+      const progress =
+        profile?.status === MemberStatus.APPROVED && profile.isActive
+          ? await services.onboarding.progress.progressOfId(profile.id)
+          : null;
+      res.cookie("refreshToken", result.refreshToken, {
+        httpOnly: true,
+        sameSite: "strict",
+        path: "/api/v1/auth",
+        expires: result.refreshExpiresAt,
+      });
+      res.json({
+        code: "OK",
+        message: "Signed in",
+        user: {
+          ...User.from(user),
+          memberProfile: profile && { ...profile, onboardingProgress: progress },
+        },
+        accessToken: result.accessToken,
+      });
+    } catch {
+      res.status(401).json({ code: "INVALID_CREDENTIALS", message: "Invalid email or password" });
+    }
   });
   return app;
 }

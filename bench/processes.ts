@@ -97,10 +97,16 @@ export function cpuMicros(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
 
+/** The pid of this process's child named `name` (its command); null if none. */
+export function childPid(name: string): number | null {
+  const child = childrenOf(process.pid).find((pid) => readOr(`/proc/${pid}/comm`).trim() === name);
+  return child ?? null;
+}
+
 /** Resident memory of this process's child named `name` (its command), in MB; null if none. */
 export function childResidentMb(name: string): number | null {
-  const child = childrenOf(process.pid).find((pid) => readOr(`/proc/${pid}/comm`).trim() === name);
-  return child === undefined ? null : residentMb(child);
+  const child = childPid(name);
+  return child === null ? null : residentMb(child);
 }
 
 function childrenOf(pid: number): number[] {

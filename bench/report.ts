@@ -1,10 +1,12 @@
 import os from "node:os";
+import { burstSection, costRows } from "./burst-report";
 import { renderCapacityPlan } from "./capacity-plan";
 import type { CapacityInput } from "./collection-stats";
 import type { PageVsDriver } from "./driver-alone";
 import { renderReaderGain, type ReaderGainResult } from "./ferretdb-reader";
 import type { LoadResult } from "./load";
 import type { MemberReads } from "./member-reads";
+import type { BurstResult } from "./sign-in-burst";
 import {
   apolloAlone,
   apolloAloneSection,
@@ -41,6 +43,8 @@ export interface SizeResult {
   serviceRssMb: number;
   /** The engine's resident memory at the same moment; null when it could not be read. */
   engineRssMb: number | null;
+  /** A burst of sign-ins, at every count up to the target. */
+  burst?: BurstResult;
 }
 
 export interface ReportInput {
@@ -127,6 +131,7 @@ export function renderReport(input: ReportInput): string {
       `| ${ratio.group}: GraphQL ≥ ${RATIO_TARGET} × floor (issue 7) | ${ratioText(ratio.graphql)} ×${runsOf(ratio.runs, "graphql")}${cpuText(input.readRuns, ratio.group, "GraphQL")} | ${verdicts.verdict(ratio.graphql >= RATIO_TARGET, WHY.ratio(apollo))} |`,
     );
   }
+  lines.push(...costRows(input, verdicts));
   lines.push(
     `| GET /offices p99 < ${OFFICES_P99_TARGET_MS} ms at ${options.targetConnections} connections (issue 7) | ${storm.alone.p99} ms (${rps(storm.alone)} req/s); the hand-written floor right after: ${storm.floor.p99} ms (${rps(storm.floor)} req/s) | ${verdicts.verdict(storm.alone.p99 < OFFICES_P99_TARGET_MS, WHY.offices(storm.floor))} |`,
     `| GET /offices p99 during ${options.logins} concurrent sign-ins < ${STORM_FACTOR_TARGET} × without (issue 7) | ${storm.during.p99} ms vs ${storm.alone.p99} ms = ${fixed(stormFactor)} × (sign-ins: ${rps(storm.storm)} req/s, ${storm.storm.failures} failed) | ${verdicts.verdict(stormFactor < STORM_FACTOR_TARGET, WHY.storm)} |`,
@@ -135,6 +140,7 @@ export function renderReport(input: ReportInput): string {
     ...verdicts.section(),
     ...bySizeSection(input),
     ...pageSection(input.page),
+    ...burstSection(input.sizes),
     "",
     `## The interfaces at ${target} members`,
     "",

@@ -10,7 +10,8 @@
  * the test suite, which checks that the harness works, not how fast anything is.
  * --only=<text>: printed, not written to docs/performance.md, for trying a change quickly:
  * `members` the member reads at every count, `page` the member page against the driver alone,
- * `storm` the login storm, `burst` 20 sign-ins at once against cores ÷ one hash's time,
+ * `storm` the login storm, `burst` 20 sign-ins at once against cores ÷ one hash's time
+ * (through REST and through the floor),
  * `files` uploads and signed-link reads (bench/file-transfers.ts), anything else the interface scenarios whose name contains it
  * (case-insensitive); all but `members` at the target count only.
  */
@@ -23,12 +24,12 @@ import { openSession } from "./client";
 import { sampleCollections } from "./collection-stats";
 import { databaseOf, ensureDatasets, removeRunLeftovers } from "./dataset";
 import { measurePageVsDriver } from "./driver-alone";
-import { signInBurst } from "./sign-in-burst";
+import { signInBurst, type BurstResult } from "./sign-in-burst";
 import { measureReaderGain } from "./ferretdb-reader";
 import { measureFileTransfers } from "./file-transfers";
 import { measureMemberReads } from "./member-reads";
 import { ensureEvents, PUBLIC_READ_CONNECTIONS } from "./public-events";
-import { childResidentMb, cpuMicros, residentMb } from "./processes";
+import { childPid, childResidentMb, cpuMicros, residentMb } from "./processes";
 import { renderReport, type ReportInput, type SizeResult } from "./report";
 import type { Measured } from "./report-sections";
 import { serviceEnv, startService, type ServiceWithFloor } from "./service-process";
@@ -70,6 +71,8 @@ export interface BenchOptions {
   publicConnections: number;
   logins: number;
   applications: number;
+  /** Sign-ins sent at once by the burst, at every count up to the target. */
+  burstSize: number;
 }
 
 export function parseBenchArguments(argv: string[]): BenchOptions {
@@ -118,6 +121,7 @@ export function parseBenchArguments(argv: string[]): BenchOptions {
     publicConnections: number("public-connections", smoke ? 4 : PUBLIC_READ_CONNECTIONS),
     logins: smoke ? 2 : 20,
     applications: number("applications", smoke ? 10 : 500),
+    burstSize: smoke ? 4 : 20,
   };
 }
 
@@ -132,6 +136,32 @@ function build(): void {
     [require.resolve("typescript/bin/tsc"), "-p", "tsconfig.bench.json"],
     { cwd: path.join(__dirname, ".."), stdio: "inherit" },
   );
+}
+
+/** The sign-in burst at one member count, through REST and the floor, logged as it ends. */
+async function burstAt(
+  engine: Engine,
+  service: ServiceWithFloor,
+  session: Session,
+  members: number,
+  options: BenchOptions,
+): Promise<BurstResult> {
+  const cost = Number(serviceEnv(engine, members).BCRYPT_COST);
+  const processes = { cpuMicros, servicePid: service.child.pid!, enginePid: childPid(engine.kind) };
+  const b = await signInBurst(session, cost, processes, options.burstSize);
+  for (const [route, side] of [
+    ["REST", b.rest],
+    ["floor", b.floor],
+  ] as const) {
+    log(
+      `${members}: ${b.count} sign-ins at once (${route}): ${side.answered} answered in ` +
+        `${side.seconds.toFixed(2)} s, ${side.perSecond.toFixed(2)}/s; one hash at cost ${cost} ` +
+        `${Math.round(b.hashMs)} ms on ${b.cores} cores allows ${b.bound.toFixed(2)}/s: ` +
+        `${side.share.toFixed(2)} of it; CPU per sign-in: service ${Math.round(side.serviceCpuMs)} ms, ` +
+        `engine ${side.engineCpuMs === null ? "?" : Math.round(side.engineCpuMs)} ms`,
+    );
+  }
+  return b;
 }
 
 /** The page of GET /members?page=N compared with the driver: 5 % into the list. */
@@ -209,6 +239,9 @@ export async function runBench(options: BenchOptions): Promise<ReportInput> {
           `${members}: p95 list ${reads.list.result.p95} ms, search ${reads.search.result.p95} ms, ` +
             `users ${reads.users.result.p95} ms; RSS ${size.serviceRssMb} MB (engine ${size.engineRssMb} MB)`,
         );
+        if (members <= options.targetSize) {
+          size.burst = await burstAt(engine, service, session, members, options);
+        }
         sizes.push(size);
         if (members === options.targetSize) {
           target = await targetSuite(engine, options, service, session);
@@ -278,13 +311,7 @@ async function quickRun(options: BenchOptions): Promise<void> {
         } else if (options.only === "storm") {
           await loginStorm(session, options);
         } else if (options.only === "burst") {
-          const cost = Number(serviceEnv(engine, members).BCRYPT_COST);
-          const b = await signInBurst(session, cost);
-          log(
-            `${b.count} sign-ins at once: ${b.answered} answered in ${b.seconds.toFixed(2)} s, ` +
-              `${b.perSecond.toFixed(2)}/s; one hash at cost ${cost} ${Math.round(b.hashMs)} ms ` +
-              `on ${b.cores} cores allows ${b.bound.toFixed(2)}/s: ${b.share.toFixed(2)} of it`,
-          );
+          await burstAt(engine, service, session, members, options);
         } else {
           await readSuite(session, options, () => cpuMicros(service.child.pid!));
         }

@@ -1,6 +1,6 @@
 import type { PageVsDriver } from "./driver-alone";
 import type { LoadResult } from "./load";
-import type { ReportInput } from "./report";
+import type { ReportInput, SizeResult } from "./report";
 import { ratioText, rps, type ApolloAlone } from "./report-sections";
 
 const meanMs = (result: LoadResult) => (1000 / Math.max(result.requestsPerSecond, 1e-9)).toFixed(1);
@@ -29,6 +29,29 @@ export const WHY = {
   rss: {
     title: "Memory",
     why: "Nothing of a collection is kept in the service, so what grows with the membership is what the requests held at the moment of reading or how V8 sized its heap; a heap snapshot after the same load at both counts would tell which",
+  },
+  cpu: {
+    title: "REST's CPU per answer",
+    why: "REST runs Sofa behind the route's gate: Sofa's request layer (its fetch Request and Response, its router matching the path again) and graphql-js execution with its resolvers and scalars, on a title by id whose floor does little else than authenticate and read; section \"What Apollo alone costs\" shows the floor's CPU per answer in the same run",
+  },
+  burst: (bursts: SizeResult[], engine: string) => {
+    const [first, last] = [bursts[0], bursts[bursts.length - 1]];
+    const b = last.burst!;
+    const at = (size: SizeResult) => size.members.toLocaleString("en");
+    const engineMs = (size: SizeResult) => Math.round(size.burst!.rest.engineCpuMs ?? NaN);
+    const reads =
+      engine === "ferretdb"
+        ? "Each sign-in sends, besides its hash, `find users {email}`, `insert sessions` and `find members {userId: {$in: [...]}}` for the member profile of the answer. FerretDB v1 answers both finds by reading and decoding every account and every member record, on the cores the hashing threads need: "
+        : `Besides its hash, each sign-in reads the account by email and the member profile on the engine (${engine}), on the same cores: `;
+    return {
+      title: "Sign-in bursts on the embedded engine",
+      why:
+        `${reads}at ${at(last)} members the engine spent ${engineMs(last)} ms of CPU per sign-in against one hash's ${Math.round(b.hashMs)} ms, and the hand-written floor, making the same service call without Sofa or GraphQL, reached ${b.floor.share.toFixed(2)} of the bound where REST reached ${b.rest.share.toFixed(2)} (section "Sign-in bursts")` +
+        (first !== last
+          ? `. At ${at(first)} members (${engineMs(first)} ms of the engine's CPU per sign-in) REST reached ${first.burst!.rest.share.toFixed(2)}`
+          : "") +
+        ". On MongoDB both finds read one key of an index (the unique index on `email`, and `{userId, createdAt}`)",
+    };
   },
   storm: {
     title: "Login storm",

@@ -86,6 +86,24 @@ it("measures GET /offices with and without a sign-in storm", () => {
   expect(storm.alone.failures + storm.floor.failures + storm.during.failures).toBe(0);
 });
 
+it("sends a burst of sign-ins at every count up to the target, through REST and the floor", () => {
+  for (const size of input.sizes) {
+    const burst = size.burst!;
+    expect(burst.count).toBe(input.options.burstSize);
+    expect(burst.hashMs).toBeGreaterThan(0);
+    expect(burst.bound).toBeCloseTo(burst.cores / (burst.hashMs / 1000));
+    for (const side of [burst.rest, burst.floor]) {
+      // Every sign-in was answered and charged: the service hashed, and the engine's process
+      // was found (its few reads of a small database may stay under one clock tick).
+      expect(side.answered).toBe(burst.count);
+      expect(side.share).toBeCloseTo(side.perSecond / burst.bound);
+      expect(side.serviceCpuMs).toBeGreaterThan(0);
+      expect(side.engineCpuMs).toEqual(expect.any(Number));
+      expect(side.engineCpuMs).toBeGreaterThanOrEqual(0);
+    }
+  }
+});
+
 it("downloads the CSV export of every record at the target count while watching the memory", () => {
   // The smoke data: its members plus the applications the run itself made.
   expect(input.csvExport.rows).toBe(input.options.targetSize + input.options.applications);
@@ -110,6 +128,16 @@ it("renders the report with the machine, every target, every count and the capac
   }
   expect(report).toMatch(/offices list: REST ≥ 0\.8 × floor \| \d+\.\d\d ×/);
   expect(report).toMatch(/within 1\.3 × its queries through the driver alone, .* \| \d+\.\d\d ×/);
+  expect(report).toMatch(
+    /office by id: REST's service CPU per answer ≤ 1\.3 × the floor's \| \d+\.\d\d ×/,
+  );
+  for (const size of input.options.sizes) {
+    expect(report).toMatch(
+      new RegExp(
+        `4 sign-ins at once ≥ 0\\.8 × cores ÷ one hash, ${size} members \\| \\d+\\.\\d\\d/s`,
+      ),
+    );
+  }
   for (const target of [
     "GET /members p95 < 150 ms at one connection",
     "GET /users p95 < 150 ms at one connection",
@@ -118,6 +146,7 @@ it("renders the report with the machine, every target, every count and the capac
     "export.csv",
     "## What Apollo alone costs",
     "## Capacity plan for MongoDB (on paper)",
+    "## Sign-in bursts",
   ]) {
     expect(report).toContain(target);
   }

@@ -4,6 +4,7 @@ import type { LoadResult } from "../../bench/load";
 import type { MemberReads } from "../../bench/member-reads";
 import { renderReport, type Measured, type ReportInput, type SizeResult } from "../../bench/report";
 import { crossing } from "../../bench/report-text";
+import type { BurstResult } from "../../bench/sign-in-burst";
 import { parseBenchArguments } from "../../bench/run";
 
 const load = (requestsPerSecond: number, p99 = 10, p95 = 10): LoadResult => ({
@@ -232,5 +233,100 @@ describe("Apollo alone", () => {
       expect(report).not.toContain("## What Apollo alone costs");
       expect(report).toContain("about 150–200 µs of the service's CPU");
     }
+  });
+});
+
+describe("REST's CPU on a title by id, and the sign-in bursts", () => {
+  const timed = (via: Measured["via"], cpuMicrosPerRequest: number): Measured => {
+    const measured = read(`office by id ${via}`, via, "office by id", 1000);
+    return { ...measured, result: { ...measured.result, cpuMicrosPerRequest } };
+  };
+
+  /** Three runs of REST against the floor on a title by id, in µs of CPU per answer. */
+  function withCpu(runs: [number, number][]): ReportInput {
+    const readRuns = runs.map(([rest, floor]) => [timed("REST", rest), timed("floor", floor)]);
+    return { ...input({}), readRuns };
+  }
+
+  it("judges REST's CPU per answer on a title by id by the median of the runs' ratios", () => {
+    const met = renderReport(
+      withCpu([
+        [600, 500],
+        [650, 500],
+        [700, 500],
+      ]),
+    );
+    expect(met).toContain(
+      "| office by id: REST's service CPU per answer ≤ 1.3 × the floor's | 1.30 × (runs: 1.20, 1.30, 1.40) | met |",
+    );
+    const missed = renderReport(
+      withCpu([
+        [700, 500],
+        [750, 500],
+        [600, 500],
+      ]),
+    );
+    expect(missed).toContain(
+      '| 1.40 × (runs: 1.40, 1.50, 1.20) | **not met**, see "REST\'s CPU per answer" below |',
+    );
+  });
+
+  const side = (perSecond: number, engineCpuMs: number | null) => ({
+    answered: 20,
+    seconds: 20 / perSecond,
+    perSecond,
+    share: perSecond / 8,
+    serviceCpuMs: 260,
+    engineCpuMs,
+  });
+  const burst = (rest: number, floor: number, engineCpuMs: number | null): BurstResult => ({
+    count: 20,
+    hashMs: 250,
+    cores: 2,
+    bound: 8,
+    rest: side(rest, engineCpuMs),
+    floor: side(floor, engineCpuMs),
+  });
+
+  /** Bursts at 1,000 and 10,000 members: none at 100,000, past the target. */
+  function withBursts(at1000: BurstResult, at10000: BurstResult): ReportInput {
+    const base = input({});
+    const [small, target, large] = base.sizes;
+    return {
+      ...base,
+      sizes: [{ ...small, burst: at1000 }, { ...target, burst: at10000 }, large],
+    };
+  }
+
+  it("judges each count's burst against cores ÷ one hash, beside the floor's", () => {
+    const report = renderReport(withBursts(burst(7.2, 7.4, 40), burst(2.8, 2.9, 330)));
+    expect(report).toContain(
+      "| 20 sign-ins at once ≥ 0.8 × cores ÷ one hash, 1,000 members | 7.20/s against 8.00/s = 0.90; the floor 0.93; per sign-in the engine's CPU 40 ms, one hash 250 ms | met |",
+    );
+    expect(report).toContain(
+      '| 20 sign-ins at once ≥ 0.8 × cores ÷ one hash, 10,000 members | 2.80/s against 8.00/s = 0.35; the floor 0.36; per sign-in the engine\'s CPU 330 ms, one hash 250 ms | **not met**, see "Sign-in bursts on the embedded engine" below |',
+    );
+    expect(report).not.toContain("100,000 members | 2");
+    // The reason gives the engine's CPU and the floor's share at the target, and the small count.
+    expect(report).toContain(
+      "at 10,000 members the engine spent 330 ms of CPU per sign-in against one hash's 250 ms",
+    );
+    expect(report).toContain("reached 0.36 of the bound where REST reached 0.35");
+    expect(report).toContain(
+      "At 1,000 members (40 ms of the engine's CPU per sign-in) REST reached 0.90",
+    );
+    // The section: a row per route at each count.
+    expect(report).toContain("## Sign-in bursts");
+    expect(report).toContain(
+      "| 10,000 | floor | 20 of 20 | 6.90 s | 2.90 | 250 ms | 8.00 | 0.36 | 260 ms | 330 ms |",
+    );
+  });
+
+  it("says so when the engine's process was not found", () => {
+    const report = renderReport(withBursts(burst(7.2, 7.4, null), burst(7, 7, null)));
+    expect(report).not.toContain("not met");
+    expect(report).toContain(
+      "| 1,000 | REST | 20 of 20 | 2.78 s | 7.20 | 250 ms | 8.00 | 0.90 | 260 ms | ? |",
+    );
   });
 });
