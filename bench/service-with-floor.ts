@@ -1,10 +1,9 @@
 /**
  * The benchmark's service process: the service as src/main.ts starts it with WORKERS=1
  * (src/server.ts over the engine at MONGODB_URI), and the hand-written floor (floor-server.ts)
- * listening beside it on FLOOR_PORT over the same services. Identical copies of one build were
- * measured up to 1.5 times apart on this machine for their whole life (docs/decisions.md,
- * "Identical processes, different speeds"), so a floor in a process of its own made each ratio
- * partly a comparison of two processes' luck. The floor's port also serves Apollo alone
+ * listening beside it on FLOOR_PORT over the same services. Identical copies of one build can
+ * run at different speeds for their whole life (docs/decisions.md, "No timed tests"), so a floor
+ * in a process of its own would make each ratio partly a comparison of two processes' luck. The floor's port also serves Apollo alone
  * (apollo-alone.ts), the measure of what Apollo costs with nothing behind it, and the floor of
  * a signed-link file read (file-floor.ts).
  */
