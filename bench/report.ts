@@ -73,6 +73,19 @@ export interface ReportInput {
 
 const count = (members: number) => members.toLocaleString("en");
 
+/**
+ * Where the measurements taken with `--only` and written up by hand begin: a full run rewrites
+ * what is above this line and keeps what follows it.
+ */
+export const KEPT_MARKER =
+  "<!-- Measured with --only and written by hand below: npm run bench keeps this part. -->";
+
+/** The new report, followed by the hand-written part of the previous one, if it had one. */
+export function keepHandWritten(report: string, previous: string | null): string {
+  const at = previous?.indexOf(KEPT_MARKER) ?? -1;
+  return at < 0 ? report : `${report.trimEnd()}\n\n${previous!.slice(at)}`;
+}
+
 export function renderReport(input: ReportInput): string {
   const { options, storm } = input;
   const apolloRuns = input.readRuns.map(apolloAlone);
@@ -87,8 +100,9 @@ export function renderReport(input: ReportInput): string {
   const lines: string[] = [
     "# Performance",
     "",
-    "Written by `npm run bench` (bench/run.ts); do not edit by hand. Speed is measured here and",
-    "only here, never in timed tests.",
+    "Written by `npm run bench` (bench/run.ts); do not edit by hand, save the sections measured",
+    "with `--only` at the end, which a full run keeps. Speed is measured here and only here,",
+    "never in timed tests.",
     "",
     `- Date: ${input.date.toISOString()}`,
     `- Machine: ${os.cpus().length} × ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, ${os.type()} ${os.release()}`,

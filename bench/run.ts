@@ -30,7 +30,7 @@ import { measureFileTransfers } from "./file-transfers";
 import { measureMemberReads } from "./member-reads";
 import { ensureEvents, PUBLIC_READ_CONNECTIONS } from "./public-events";
 import { childPid, childResidentMb, cpuMicros, residentMb } from "./processes";
-import { renderReport, type ReportInput, type SizeResult } from "./report";
+import { keepHandWritten, renderReport, type ReportInput, type SizeResult } from "./report";
 import type { Measured } from "./report-sections";
 import { serviceEnv, startService, type ServiceWithFloor } from "./service-process";
 import {
@@ -330,7 +330,8 @@ async function main(): Promise<void> {
   const started = Date.now();
   const input = await fullRun(options);
   fs.mkdirSync(path.dirname(options.out), { recursive: true });
-  fs.writeFileSync(options.out, renderReport(input));
+  const previous = fs.existsSync(options.out) ? fs.readFileSync(options.out, "utf8") : null;
+  fs.writeFileSync(options.out, keepHandWritten(renderReport(input), previous));
   log(`wrote ${options.out} after ${Math.round((Date.now() - started) / 60_000)} min`);
 }
 

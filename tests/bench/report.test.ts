@@ -2,7 +2,14 @@
 import type { PageVsDriver } from "../../bench/driver-alone";
 import type { LoadResult } from "../../bench/load";
 import type { MemberReads } from "../../bench/member-reads";
-import { renderReport, type Measured, type ReportInput, type SizeResult } from "../../bench/report";
+import {
+  KEPT_MARKER,
+  keepHandWritten,
+  renderReport,
+  type Measured,
+  type ReportInput,
+  type SizeResult,
+} from "../../bench/report";
 import { crossing } from "../../bench/report-text";
 import type { BurstResult } from "../../bench/sign-in-burst";
 import { parseBenchArguments } from "../../bench/run";
@@ -329,4 +336,15 @@ describe("REST's CPU on a title by id, and the sign-in bursts", () => {
       "| 1,000 | REST | 20 of 20 | 2.78 s | 7.20 | 250 ms | 8.00 | 0.90 | 260 ms | ? |",
     );
   });
+});
+
+it("keeps the hand-written part of the previous report, from its marker on, below the new one", () => {
+  const kept = `${KEPT_MARKER}\n\n## Files\n\nMeasured with --only=files.\n`;
+  const previous = `# Performance\n\nold figures\n\n${kept}`;
+  expect(keepHandWritten("# Performance\n\nnew figures\n", previous)).toBe(
+    `# Performance\n\nnew figures\n\n${kept}`,
+  );
+  // Nothing to keep: no previous report, or one without the marker.
+  expect(keepHandWritten("new\n", null)).toBe("new\n");
+  expect(keepHandWritten("new\n", "old figures\n")).toBe("new\n");
 });
