@@ -1,6 +1,6 @@
 import type { ErrorCode } from "../errors/app-errors";
-import { errorResponses, type Json } from "./rest/openapi-parts";
-import { SHARED_ERRORS } from "./rest/openapi";
+import { errorResponses, type Json } from "./openapi/openapi-parts";
+import { SHARED_ERRORS } from "./openapi/openapi";
 
 /**
  * The byte routes of stored files, declared once: src/http/file-routes.ts mounts each entry's

@@ -7,9 +7,9 @@ import type { RequestContext } from "../graphql/context";
 import { entryFor } from "../modules/audit/audit-log.service";
 import { CSV_BOM, CSV_HEADER, csvRow } from "../modules/members/member-csv";
 import { Role } from "../modules/users/role";
-import { errorResponses, type Json } from "./rest/openapi-parts";
-import { SHARED_ERRORS } from "./rest/openapi";
-import { checkArguments } from "./rest/rest-api";
+import { errorResponses, type Json } from "./openapi/openapi-parts";
+import { SHARED_ERRORS } from "./openapi/openapi";
+import { checkArguments } from "../graphql/arguments";
 
 /** The export's path under /api/v1 (documented by describeMemberExport below). */
 export const MEMBER_EXPORT_PATH = "/members/export.csv";

@@ -8,7 +8,7 @@ import {
 import { statusOfCode } from "../../errors/app-errors";
 import { accessOf } from "../../graphql/access";
 import { REST_TAGS, type RestRoute } from "../../graphql/rest-route";
-import { PUBLIC_CACHE_CONTROL } from "./public-cache";
+import { PUBLIC_CACHE_CONTROL } from "../rest/public-cache";
 import { errorResponses, errorSchemas, exampleOf, type Json } from "./openapi-parts";
 
 /** Errors any operation may answer, whatever its access and arguments. */
