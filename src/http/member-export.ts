@@ -9,7 +9,7 @@ import { CSV_BOM, CSV_HEADER, csvRow } from "../modules/members/member-csv";
 import { Role } from "../modules/users/role";
 import { errorResponses, type Json } from "./openapi/openapi-parts";
 import { SHARED_ERRORS } from "./openapi/openapi";
-import { checkArguments } from "../graphql/arguments";
+import { checkArguments } from "./rest/rest-api";
 
 /** The export's path under /api/v1 (documented by describeMemberExport below). */
 export const MEMBER_EXPORT_PATH = "/members/export.csv";
