@@ -1,6 +1,7 @@
 import type { ErrorCode } from "../errors/app-errors";
 import { errorResponses, type Json } from "./openapi/openapi-parts";
 import { SHARED_ERRORS } from "./openapi/openapi";
+import { UPLOAD_PURPOSES } from "../modules/files/file.service";
 
 /**
  * The byte routes of stored files, declared once: src/http/file-routes.ts mounts each entry's
@@ -73,14 +74,7 @@ export const FILE_ROUTES = {
               file: { type: "string", format: "binary", description: "The file; one part only" },
               purpose: {
                 type: "string",
-                enum: [
-                  "REQUIREMENT",
-                  "PAYMENT_PROOF",
-                  "PROMISSORY_NOTE",
-                  "AVATAR",
-                  "EVENT_IMAGE",
-                  "NEWS_MEDIA",
-                ],
+                enum: [...UPLOAD_PURPOSES],
                 description: "EVENT_IMAGE and NEWS_MEDIA: administrators only",
               },
             },

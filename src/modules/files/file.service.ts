@@ -29,6 +29,8 @@ const MEMBER_PURPOSES: readonly FilePurpose[] = [
   "AVATAR",
 ];
 const ADMIN_PURPOSES: readonly FilePurpose[] = ["EVENT_IMAGE", "NEWS_MEDIA"];
+/** Every purpose an upload may name (the OpenAPI document lists these). */
+export const UPLOAD_PURPOSES: readonly FilePurpose[] = [...MEMBER_PURPOSES, ...ADMIN_PURPOSES];
 const IMAGE_PURPOSES: readonly FilePurpose[] = ["AVATAR", "EVENT_IMAGE", "NEWS_MEDIA"];
 /** Public by their purpose; the others only when the PublicFileRule says so. */
 const PUBLIC_PURPOSES: readonly FilePurpose[] = ["EVENT_IMAGE", "NEWS_MEDIA"];
