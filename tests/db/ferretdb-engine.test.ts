@@ -30,7 +30,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await db.dropDatabase();
-  await client.close();
+  await client?.close();
 });
 
 /** How the engine plans a find; FerretDB reports SQLite's own plan. */

@@ -41,6 +41,7 @@ const MAX_SOCKET_PATH_BYTES = 107;
  * reach it; the returned URI names the socket.
  */
 export async function startEngine(options: DevEngineOptions): Promise<DevEngine> {
+  assertWritable(options.dataDir);
   const mongod = findExecutable("mongod");
   if (mongod) return startProcessEngine("mongod", mongodArgs(mongod, options.dataDir), options);
   const ferretdb = findFerretdb() ?? (await buildFerretdb(options.log));
@@ -57,7 +58,12 @@ async function buildFerretdb(log: EngineLog): Promise<string> {
   return installFerretdb((message) => log(message));
 }
 
-type Command = (socketPath: string) => { command: string; args: string[]; env?: NodeJS.ProcessEnv };
+type Command = (socketPath: string) => {
+  command: string;
+  args: string[];
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+};
 
 function mongodArgs(binary: string, dataDir: string): Command {
   const dbPath = ensurePrivateDir(path.join(dataDir, "mongod"));
@@ -80,19 +86,28 @@ const SQLITE_PRAGMAS = [
   "_pragma=journal_size_limit(0)",
 ].join("&");
 
+/**
+ * FerretDB is run in its own folder and named its SQLite and state folders relative to it: it
+ * takes the SQLite folder as a URL and finds its databases with a glob, so an absolute DATA_DIR
+ * with `[`, `#`, `?` or `%` in it made it open another path or see no database at all, and the
+ * first write then "created" the database over the existing file, failed, and deleted the file
+ * (FerretDB's Registry.databaseGetOrCreate): every record gone at the next start.
+ */
 function ferretdbArgs(binary: string, dataDir: string): Command {
-  const sqliteDir = ensurePrivateDir(path.join(dataDir, "ferretdb", "sqlite"));
-  const stateDir = ensurePrivateDir(path.join(dataDir, "ferretdb", "state"));
+  const home = ensurePrivateDir(path.join(dataDir, "ferretdb"));
+  ensurePrivateDir(path.join(home, "sqlite"));
+  ensurePrivateDir(path.join(home, "state"));
   return (socketPath) => ({
     command: binary,
+    cwd: home,
     args: [
       "--handler=sqlite",
-      `--sqlite-url=file:${sqliteDir}/?${SQLITE_PRAGMAS}`,
+      `--sqlite-url=file:sqlite/?${SQLITE_PRAGMAS}`,
       // No TCP listener and no debug (metrics) listener: the socket is the only way in.
       "--listen-addr=",
       `--listen-unix=${socketPath}`,
       "--debug-addr=-",
-      `--state-dir=${stateDir}`,
+      "--state-dir=state",
       "--telemetry=disable",
       "--log-level=warn",
     ],
@@ -118,6 +133,10 @@ async function startProcessEngine(
   if (Buffer.byteLength(socketPath) > MAX_SOCKET_PATH_BYTES) {
     throw new Error(`DATA_DIR is too long for the engine's socket path: ${socketPath}`);
   }
+  // The driver decodes a socket path's escapes twice: `%` in it can never be reached.
+  if (socketPath.includes("%")) {
+    throw new Error(`DATA_DIR must not contain "%" (the engine's socket is ${socketPath})`);
+  }
   const uri = engineUriOf(options.dataDir);
   const logFile = path.join(dir, `${kind}.log`);
   let ownership: Ownership | undefined;
@@ -125,13 +144,14 @@ async function startProcessEngine(
     name: kind,
     spawn: () => {
       removeStaleSocket(socketPath);
-      const { command, args, env } = commandFor(socketPath);
+      const { command, args, env, cwd } = commandFor(socketPath);
       const out = fs.openSync(logFile, "a", 0o600);
       // The engine creates its data files and socket with the umask it inherits: owner-only,
       // like the folders. spawn forks synchronously, so only the child sees this umask.
       const umask = process.umask(0o077);
       try {
         const child = spawn(command, args, {
+          cwd,
           stdio: ["ignore", out, out],
           env: { ...process.env, ...env },
           // Its own process group: a terminal's Ctrl-C reaches the service, which drains its
@@ -226,9 +246,33 @@ async function waitForPing(uri: string, timeoutMs: number, abort?: AbortSignal):
   }
 }
 
-/** The data folder and the engine's folders in it are private to the service's user. */
+/**
+ * The data folder and the engine's folders in it are private to the service's user: group and
+ * others lose their rights, and the owner's are left as they are (a folder its owner made
+ * read-only stays so, and the start says so instead of quietly making it writable again).
+ */
 function ensurePrivateDir(dir: string): string {
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  fs.chmodSync(dir, 0o700);
+  const mode = fs.statSync(dir).mode & 0o777;
+  if ((mode & 0o077) !== 0) fs.chmodSync(dir, mode & 0o700);
   return dir;
+}
+
+/** The engine's folders and files of `dataDir` that must be writable before an engine starts. */
+const ENGINE_PLACES = ["dev-db", "mongod", "ferretdb", "ferretdb/sqlite", "ferretdb/state"];
+
+/**
+ * Refuses, before anything starts, a data folder the engine could not write: a read-only file
+ * system, or a folder or file its owner made read-only. Throws the system's own error (its
+ * `code` and `path`), which the launcher words as one sentence (src/startup-errors.ts); an
+ * engine started there would fail half-way, or serve reads and refuse every write.
+ */
+function assertWritable(dataDir: string): void {
+  if (!fs.existsSync(dataDir)) return;
+  const places = [dataDir, ...ENGINE_PLACES.map((place) => path.join(dataDir, place))];
+  for (const place of places.filter((dir) => fs.existsSync(dir))) {
+    fs.accessSync(place, fs.constants.W_OK);
+    for (const entry of fs.readdirSync(place, { withFileTypes: true }))
+      if (entry.isFile()) fs.accessSync(path.join(place, entry.name), fs.constants.W_OK);
+  }
 }

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { EngineLog } from "./supervisor";
+import { StartupRefusal } from "../../src/startup-errors";
 
 /*
  * One launcher per data folder, for good. The launcher holds `launcher.lock` (naming its own
@@ -26,7 +27,7 @@ export interface Ownership {
   release(): void;
 }
 
-export class DataFolderInUseError extends Error {}
+export class DataFolderInUseError extends StartupRefusal {}
 
 const STOP_WAIT_MS = 5_000;
 

@@ -1,0 +1,110 @@
+/**
+ * `npm start` compiles only when dist/ is older than its sources (tools/build-if-stale.js): a
+ * second start with nothing changed does not wait for the compiler; any change, addition or
+ * removal under src/ or tools/dev-db/ (or of the build's settings) compiles again.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import packageJson from "../../package.json";
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { buildIfStale, isStale } = require("../../tools/build-if-stale.js") as {
+  buildIfStale: (root: string, build: () => void) => boolean;
+  isStale: (root: string) => boolean;
+};
+
+/** A project folder whose files all date from `at` (seconds since the epoch). */
+function project(at: number): string {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), "build-if-stale-"));
+  const files = [
+    "src/main.ts",
+    "src/modules/a.ts",
+    "tools/dev-db/start.ts",
+    "tsconfig.json",
+    "tsconfig.build.json",
+    "package.json",
+  ];
+  for (const file of files) {
+    fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+    fs.writeFileSync(path.join(root, file), "// source\n");
+  }
+  for (const place of [...files, "src/modules", "src", "tools/dev-db", "tools"])
+    fs.utimesSync(path.join(root, place), at, at);
+  return root;
+}
+
+const past = Date.now() / 1000 - 3600;
+
+/** The last build as if it ran a minute after the sources were written, long before now. */
+const builtAMinuteLater = (root: string) =>
+  fs.utimesSync(path.join(root, "dist/.build-stamp"), past + 60, past + 60);
+let builds = 0;
+const build = () => {
+  builds += 1;
+};
+
+beforeEach(() => {
+  builds = 0;
+});
+
+describe("npm start's build step", () => {
+  it("is what npm start runs before the service", () => {
+    expect(packageJson.scripts.start).toBe(
+      "node tools/build-if-stale.js && node dist/tools/dev-db/start.js",
+    );
+  });
+
+  it("builds a fresh clone, then not again while nothing changed", () => {
+    const root = project(past);
+    expect(isStale(root)).toBe(true);
+    expect(buildIfStale(root, build)).toBe(true);
+    expect(buildIfStale(root, build)).toBe(false);
+    expect(builds).toBe(1);
+  });
+
+  it.each([
+    [
+      "a changed source",
+      (root: string) => fs.writeFileSync(path.join(root, "src/modules/a.ts"), "x"),
+    ],
+    ["a new source", (root: string) => fs.writeFileSync(path.join(root, "src/b.ts"), "x")],
+    ["a removed source", (root: string) => fs.rmSync(path.join(root, "src/modules/a.ts"))],
+    [
+      "the launcher",
+      (root: string) => fs.writeFileSync(path.join(root, "tools/dev-db/start.ts"), "x"),
+    ],
+    [
+      "the build settings",
+      (root: string) => fs.writeFileSync(path.join(root, "tsconfig.json"), "{}"),
+    ],
+  ])("builds again after %s", (_what, change) => {
+    const root = project(past);
+    buildIfStale(root, build);
+    builtAMinuteLater(root);
+    change(root);
+    expect(isStale(root)).toBe(true);
+    expect(buildIfStale(root, build)).toBe(true);
+    expect(builds).toBe(2);
+  });
+
+  it("counts a file saved while the compiler ran as newer than the build", () => {
+    const root = project(past);
+    buildIfStale(root, () => {
+      // Past the file system's clock tick, as a person's save during a build always is.
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
+      fs.writeFileSync(path.join(root, "src/main.ts"), "saved meanwhile");
+    });
+    expect(isStale(root)).toBe(true);
+  });
+
+  it("leaves no stamp when the build fails, so the next start compiles again", () => {
+    const root = project(past);
+    expect(() =>
+      buildIfStale(root, () => {
+        throw new Error("compile error");
+      }),
+    ).toThrow("compile error");
+    expect(isStale(root)).toBe(true);
+  });
+});
