@@ -2,24 +2,16 @@
  * The report's part on two things a request costs beyond its reads: REST's CPU per answer on a
  * title by id against the floor's, and a burst of sign-ins against what the cores allow.
  */
-import { fixed, type Measured, type Verdicts } from "./report-sections";
-import type { ReportInput, SizeResult } from "./report";
+import { fixed, median, type Measured, type Verdicts } from "./report-sections";
+import type { ReportInput, SizeResult } from "./report-input";
 import type { BurstResult, BurstSide } from "./sign-in-burst";
 import { BURST_SHARE_TARGET, REST_CPU_RATIO_TARGET } from "./targets";
 import { WHY } from "./why-missed";
 
 const count = (members: number) => members.toLocaleString("en");
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor((sorted.length - 1) / 2)];
-};
-
 /** REST's CPU per answer over the floor's in one group, each run's and their median. */
-export function cpuRatio(
-  runs: Measured[][],
-  group: string,
-): { ratio: number; runs: number[] } | null {
+function cpuRatio(runs: Measured[][], group: string): { ratio: number; runs: number[] } | null {
   const each = runs.flatMap((run) => {
     const of = (via: Measured["via"]) =>
       run.find((m) => m.group === group && m.via === via)?.result.cpuMicrosPerRequest;

@@ -1,9 +1,15 @@
-import { API_QUERIES, type ApiQuery } from "./api-queries";
+/**
+ * The capacity plan for MongoDB: the declared indexes' sizes at larger member counts, worked
+ * out from the sampled values (collection-stats.ts), and the index each query the test suite
+ * recorded would walk there.
+ */
+import path from "node:path";
+import { servingOf, type PlannedQuery } from "../tests/support/index-coverage";
+import { RECORDED_QUERIES_FILE } from "../tests/support/recorded-queries";
 import type { CapacityInput, CollectionStats, DeclaredIndex, IndexKey } from "./collection-stats";
-import { indexText, planOf, type Plan } from "./query-plan";
 
 /** The member counts the plan is worked out for. */
-export const PLAN_SIZES = [100_000, 1_000_000] as const;
+const PLAN_SIZES = [100_000, 1_000_000] as const;
 /** What a B-tree takes beyond its raw keys (page fill, internal pages), lowest and highest. */
 const OVERHEAD = [1.3, 2] as const;
 /** Bytes of record id in each index entry. */
@@ -21,7 +27,13 @@ const ASSUMED_GROWTH: Record<string, { perMember: number; why: string }> = {
 /** Collections that grow with the membership as in the demo data. */
 const MEASURED_GROWTH = new Set(["members", "users"]);
 
-const ID_INDEX: DeclaredIndex = { key: { _id: 1 }, unique: true };
+const ID_INDEX: DeclaredIndex = { key: { _id: 1 }, options: { unique: true } };
+
+export function indexText(key: Record<string, unknown>): string {
+  return `{ ${Object.entries(key)
+    .map(([field, direction]) => `${field}: ${String(direction)}`)
+    .join(", ")} }`;
+}
 
 function documentsAt(collection: CollectionStats, members: number, input: CapacityInput) {
   const assumed = ASSUMED_GROWTH[collection.name];
@@ -82,38 +94,106 @@ function hotBytes(input: CapacityInput, members: number): number {
   }, 0);
 }
 
-const sameKey = (a: IndexKey, b: IndexKey) => indexText(a) === indexText(b);
+interface Planned {
+  query: PlannedQuery;
+  /** The first test file (by name) that sent it. */
+  sentBy: string;
+  served: { indexes: Record<string, unknown>[] } | { reason: string };
+}
 
-function plans(input: CapacityInput): { query: ApiQuery; plan: Plan }[] {
-  return API_QUERIES.map((query) => {
-    const collection = input.collections.find((one) => one.name === query.collection);
-    const declared = collection?.indexes.map((index) => index.key) ?? [];
-    return { query, plan: planOf(query, declared) };
-  });
+const isIdOnly = (served: Planned["served"]) =>
+  "indexes" in served && served.indexes.every((key) => indexText(key) === "{ _id: 1 }");
+
+/**
+ * Each recorded query on the service's collections once (a test's own probe collections left
+ * out), with the index MongoDB would walk; reads by `_id` left out.
+ */
+function plans(input: CapacityInput): Planned[] {
+  const first = new Map<string, { query: PlannedQuery; sentBy: string }>();
+  for (const [sentBy, queries] of Object.entries(input.recorded).sort()) {
+    for (const query of queries) {
+      const key = JSON.stringify(query);
+      if (!first.has(key)) first.set(key, { query, sentBy });
+    }
+  }
+  return [...first.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .flatMap(([, { query, sentBy }]): Planned[] => {
+      const collection = input.collections.find((one) => one.name === query.collection);
+      if (!collection) return [];
+      const served = servingOf(query, [ID_INDEX, ...collection.indexes]);
+      return isIdOnly(served) ? [] : [{ query, sentBy, served }];
+    });
+}
+
+/** Recorded queries no declared index serves. */
+export function capacityProblems(input: CapacityInput): string[] {
+  return plans(input).flatMap(({ query, sentBy, served }) =>
+    "reason" in served
+      ? [`${query.collection} ${filterText(query)} (${sentBy}): ${served.reason}`]
+      : [],
+  );
 }
 
 /**
- * What does not hold: API queries no declared index serves, and declared indexes no API
- * query uses (each costs every write).
+ * Declared indexes that are not unique (a unique one keeps an invariant) and that no recorded
+ * query walks: each costs every write.
  */
-export function capacityProblems(input: CapacityInput): string[] {
-  const planned = plans(input);
-  const unserved = planned
-    .filter(({ plan }) => !plan.served)
-    .map(({ query }) => `${query.api}: no declared index serves it`);
-  const unused = input.collections.flatMap((collection) =>
-    collection.indexes
-      .filter((index) => !planned.some(({ plan }) => plan.index && sameKey(plan.index, index.key)))
-      .map((index) => `${collection.name} ${indexText(index.key)}: no API query uses it`),
+export function unusedIndexes(input: CapacityInput): string[] {
+  const used = new Set(
+    plans(input).flatMap(({ query, served }) =>
+      "indexes" in served
+        ? served.indexes.map((key) => `${query.collection} ${indexText(key)}`)
+        : [],
+    ),
   );
-  return [...unserved, ...unused];
+  return input.collections.flatMap((collection) =>
+    collection.indexes
+      .filter((index) => !index.options.unique)
+      .map((index) => `${collection.name} ${indexText(index.key)}`)
+      .filter((name) => !used.has(name)),
+  );
 }
 
-function filterText(query: ApiQuery): string {
-  const symbols = { eq: "= …", in: "in […]", range: "range", regex: "~ /…/" };
-  const filter = Object.entries(query.filter).map(([field, match]) => `${field} ${symbols[match]}`);
+function filterText(query: PlannedQuery): string {
   const sort = query.sort ? `; sort ${indexText(query.sort)}` : "";
-  return `${filter.length > 0 ? filter.join(", ") : "(none)"}${sort}`;
+  const distinct = query.distinctKey ? `; values of ${query.distinctKey}` : "";
+  return `\`${JSON.stringify(query.filter)}\`${sort}${distinct}`;
+}
+
+function servedText(served: Planned["served"]): string {
+  if ("reason" in served) return `**not served by an index**: ${served.reason}`;
+  if (served.indexes.length === 0) return "the collection's metadata";
+  return served.indexes.map((key) => `\`${indexText(key)}\``).join(" and ");
+}
+
+function queriesPart(input: CapacityInput): string[] {
+  const planned = plans(input);
+  const files = Object.keys(input.recorded).length;
+  if (planned.length === 0) {
+    return [
+      "",
+      `No queries recorded: the test suite writes them to ${path.relative(process.cwd(), RECORDED_QUERIES_FILE)} (\`npm test\`); run it before the benchmark for the plan of each.`,
+    ];
+  }
+  const unused = unusedIndexes(input);
+  return [
+    "",
+    `The index MongoDB would walk for each query the test suite sent other than by \`_id\` (recorded by ${files} test file${files === 1 ? "" : "s"} into reports/queries.json by tests/support/recorded-queries.ts, planned from the declared indexes by tests/support/index-coverage.ts, the guard that fails a test file whose queries no index serves): the one binding the most equality fields before the sort, with no in-memory sort. A filter shows each value's kind. Reads by \`_id\` (every signed-in request's account and session, a record by id, a page's accounts and branches by \`_id $in\`) walk \`{ _id: 1 }\`.`,
+    "",
+    "| Collection | Command | Filter; sort | Index on MongoDB | First sent by |",
+    "|---|---|---|---|---|",
+    ...planned.map(
+      ({ query, sentBy, served }) =>
+        `| ${query.collection} | ${query.command} | ${filterText(query)} | ${servedText(served)} | ${sentBy} |`,
+    ),
+    ...(unused.length > 0
+      ? [
+          "",
+          `Declared indexes, not unique, that no recorded query walks (each costs every write; a test file that would use one may not have run since the file was written): ${unused.map((name) => `\`${name}\``).join(", ")}.`,
+        ]
+      : []),
+  ];
 }
 
 const assumedGrowth = Object.entries(ASSUMED_GROWTH)
@@ -136,8 +216,8 @@ export function renderCapacityPlan(input: CapacityInput): string[] {
     "| Collection | Index | Kind | Bytes per entry | Size at 100,000 members | Size at 1,000,000 members |",
     "|---|---|---|---:|---:|---:|",
     ...rows.map(({ collection, index, entryBytes, sizes }) => {
-      const kind =
-        index.expireAfterSeconds !== undefined ? "TTL" : index.unique ? "unique" : "list";
+      const { expireAfterSeconds, unique } = index.options;
+      const kind = expireAfterSeconds !== undefined ? "TTL" : unique ? "unique" : "list";
       return `| ${collection.name} | \`${indexText(index.key)}\` | ${kind} | ${Math.round(entryBytes)} | ${range(sizes[0])} | ${range(sizes[1])} |`;
     }),
     `| **all** | | | | **${range(totals[0])}** | **${range(totals[1])}** |`,
@@ -150,16 +230,7 @@ export function renderCapacityPlan(input: CapacityInput): string[] {
     `| Hot documents | ${mb(hot[0])} | ${mb(hot[1])} |`,
     `| Working set | ${range([totals[0][0] + hot[0], totals[0][1] + hot[0]])} | ${range([totals[1][0] + hot[1], totals[1][1] + hot[1]])} |`,
     `| RAM for it | ${mb(2 * (totals[0][1] + hot[0]) + 2 ** 30)} | ${mb(2 * (totals[1][1] + hot[1]) + 2 ** 30)} |`,
-    "",
-    "What `explain` would show on MongoDB for each query the API sends other than by `_id` (bench/api-queries.ts, planned by bench/query-plan.ts from the declared indexes: the index binding most equality fields before the sort): an IXSCAN, then FETCH for the documents returned, and no SORT stage. `~ /…/` is the unanchored regex of a search: it cannot bound a scan, so it is tested on the index keys where the index holds the field, before any document is fetched.",
-    "",
-    "| API | Collection | Filter; sort | Plan on MongoDB |",
-    "|---|---|---|---|",
-    ...plans(input).map(
-      ({ query, plan }) =>
-        `| ${query.api} | ${query.collection} | ${filterText(query)} | ${plan.stages.join(" → ")}${plan.served ? "" : " **(not served by an index)**"} |`,
-    ),
-    "| Every read and conditional write by `_id` (a signed-in request's account and session, a record by id, a page's accounts and branches by `_id $in`) | all | `_id` = … or in […] | IDHACK, or IXSCAN `{ _id: 1 }` → FETCH |",
+    ...queriesPart(input),
   ];
   const problems = capacityProblems(input);
   if (problems.length > 0) {

@@ -1,9 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { DEMO_PASSWORD } from "../scripts/demo/demo-data";
-import { currentEventsEtag } from "./public-events";
-import type { Session } from "./scenarios";
+import type { Session } from "./scenario";
 
-export async function postJson<T>(url: string, body: unknown, token?: string): Promise<T> {
+async function postJson<T>(url: string, body: unknown, token?: string): Promise<T> {
   const response = await fetch(url, {
     method: "POST",
     headers: {
@@ -17,7 +16,7 @@ export async function postJson<T>(url: string, body: unknown, token?: string): P
   return parsed;
 }
 
-export async function getJson<T>(url: string, token: string): Promise<T> {
+async function getJson<T>(url: string, token: string): Promise<T> {
   const response = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
   const parsed = (await response.json()) as T;
   if (!response.ok) throw new Error(`${url}: ${response.status} ${JSON.stringify(parsed)}`);
@@ -41,13 +40,9 @@ export async function openSession(service: { url: string; floorUrl: string }): P
     `${service.url}/api/v1/offices?limit=1`,
     memberToken,
   );
-  // The directory's validator now, for the If-None-Match scenario (answered 304 while current).
-  const directory = await fetch(`${service.url}/api/v1/members/public/directory-locations`);
-  const directoryEtag = directory.headers.get("etag") ?? "";
   const file = await uploadFile(service.url, adminToken);
   return {
     ...file,
-    directoryEtag,
     baseUrl: service.url,
     floorUrl: service.floorUrl,
     adminToken,
@@ -55,7 +50,6 @@ export async function openSession(service: { url: string; floorUrl: string }): P
     memberEmail: someone.user.email,
     officeId: offices.data[0].id,
     searchTerms: [...new Set(members.data.map((m) => m.lastName.toLowerCase().slice(0, 4)))],
-    eventsEtag: await currentEventsEtag(service.url),
   };
 }
 

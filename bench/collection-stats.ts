@@ -1,15 +1,16 @@
 /**
  * What the capacity plan is worked out from: every model's declared indexes, read from the
- * schemas of the service's own composition root, and the sizes of the stored values, sampled
- * from a benchmark database after the run.
+ * schemas of the service's own composition root, the sizes of the stored values, sampled
+ * from a benchmark database after the run, and the queries the test suite recorded.
  */
 import { BSON, type Document } from "mongodb";
-import type { Schema } from "mongoose";
+import type { Connection, Schema } from "mongoose";
 import { loadConfig } from "../src/config";
 import { connectDatabase } from "../src/db/connection";
 import { createLogger } from "../src/logger";
 import { resolveJwtSecret } from "../src/modules/auth/jwt-secret";
 import { createServices } from "../src/services";
+import { readRecorded, type RecordedQueries } from "../tests/support/recorded-queries";
 
 /** Documents read from each collection to measure its values. */
 const SAMPLE = 1000;
@@ -18,12 +19,11 @@ export type IndexKey = Record<string, 1 | -1>;
 
 export interface DeclaredIndex {
   key: IndexKey;
-  unique: boolean;
-  /** Seconds after the date in its field, for a TTL index. */
-  expireAfterSeconds?: number;
+  /** As the schema declares them (`unique`, `sparse`, a partial filter, a TTL). */
+  options: Record<string, unknown>;
 }
 
-export interface FieldSize {
+interface FieldSize {
   /** Average bytes of one index key value of the field (one element of an array). */
   keyBytes: number;
   /** Average index entries a document gives for the field: its elements, for an array. */
@@ -46,13 +46,15 @@ export interface CapacityInput {
   /** The member count of the sampled database. */
   members: number;
   collections: CollectionStats[];
+  /** The queries the test suite sent, for the plan of each on MongoDB. */
+  recorded: RecordedQueries;
 }
 
 /**
  * A value's size as an index key: strings by their UTF-8 length and a type byte and
  * terminator, dates and numbers as 8 bytes and a type byte, null and booleans about a byte.
  */
-export function keyBytesOf(value: unknown): number {
+function keyBytesOf(value: unknown): number {
   if (value === null || value === undefined) return 1;
   if (typeof value === "string") return Buffer.byteLength(value) + 2;
   if (typeof value === "boolean") return 2;
@@ -86,14 +88,18 @@ function fieldSize(schema: Schema, field: string, sample: Document[]): FieldSize
   return { keyBytes: bytes / entries, entriesPerDocument: entries / sample.length, measured: true };
 }
 
-/** The declared indexes and sampled sizes of every model's collection in `env`'s database. */
-export async function sampleCollections(
+/**
+ * The service's own services (its composition root) over `env`'s database in this process,
+ * for `use`; closed afterwards. `monitorCommands`: the driver reports every command.
+ */
+export async function withServices<T>(
   uri: string,
   env: Record<string, string>,
-  members: number,
-): Promise<CapacityInput> {
+  use: (services: ReturnType<typeof createServices>, connection: Connection) => Promise<T>,
+  monitorCommands = false,
+): Promise<T> {
   const config = loadConfig(env);
-  const connection = await connectDatabase({ uri, dbName: config.dbName });
+  const connection = await connectDatabase({ uri, dbName: config.dbName, monitorCommands });
   const services = createServices(
     connection,
     config,
@@ -101,16 +107,27 @@ export async function sampleCollections(
     createLogger(config),
   );
   try {
+    return await use(services, connection);
+  } finally {
+    await services.close();
+    await connection.close();
+  }
+}
+
+/** The declared indexes and sampled sizes of every model's collection in `env`'s database. */
+export function sampleCollections(
+  uri: string,
+  env: Record<string, string>,
+  members: number,
+): Promise<CapacityInput> {
+  return withServices(uri, env, async (services) => {
     const collections: CollectionStats[] = [];
     for (const model of services.models) {
       const schema = model.schema as Schema;
       const sample = await model.collection.find({}, { limit: SAMPLE }).toArray();
       const indexes: DeclaredIndex[] = schema.indexes().map(([key, options]) => ({
         key: key as IndexKey,
-        unique: options?.unique === true,
-        ...(typeof options?.expireAfterSeconds === "number"
-          ? { expireAfterSeconds: options.expireAfterSeconds }
-          : {}),
+        options: { ...options },
       }));
       const fields = new Set(["_id", ...indexes.flatMap((index) => Object.keys(index.key))]);
       collections.push({
@@ -127,9 +144,6 @@ export async function sampleCollections(
         ),
       });
     }
-    return { members, collections };
-  } finally {
-    await services.close();
-    await connection.close();
-  }
+    return { members, collections, recorded: readRecorded() };
+  });
 }

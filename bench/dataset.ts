@@ -9,7 +9,7 @@ import { uuidv7 } from "../src/db/uuid";
 import { createUserModel } from "../src/modules/users/user.model";
 
 /** Bump when the seed's shape changes, so an old benchmark database is seeded again. */
-const DATASET_VERSION = 6;
+const DATASET_VERSION = 7;
 export const BENCH_PASSWORD = "Bench#Applicant1";
 /** The benchmark databases' data key (demo data only): the seed seals with it, the service opens. */
 export const BENCH_DATA_KEY = Buffer.alloc(32, 7).toString("base64");
@@ -36,7 +36,6 @@ export async function ensureDatasets(
   sizes: readonly number[],
   log: (line: string) => void,
 ): Promise<void> {
-  removeOldLayout(dataDir, log);
   for (const members of sizes) {
     const markerFile = path.join(dataDir, `${databaseOf(members)}.json`);
     const wanted: Marker = { version: DATASET_VERSION, members };
@@ -48,7 +47,14 @@ export async function ensureDatasets(
     const started = Date.now();
     await run(
       process.execPath,
-      ["-r", "ts-node/register/transpile-only", "scripts/seed-demo.ts", String(members), "--fresh"],
+      [
+        "-r",
+        "ts-node/register/transpile-only",
+        "scripts/seed-demo.ts",
+        String(members),
+        "--fresh",
+        "--members-only",
+      ],
       {
         MONGODB_URI: uri,
         DATA_DIR: dataDir,
@@ -61,18 +67,6 @@ export async function ensureDatasets(
     );
     log(`seeded ${databaseOf(members)} in ${Math.round((Date.now() - started) / 1000)} s`);
     fs.writeFileSync(markerFile, JSON.stringify(wanted));
-  }
-}
-
-/** Earlier versions kept one engine directory per member count under the data directory. */
-function removeOldLayout(dataDir: string, log: (line: string) => void): void {
-  if (!fs.existsSync(dataDir)) return;
-  for (const entry of fs.readdirSync(dataDir)) {
-    const dir = path.join(dataDir, entry);
-    if (/^\d+$/.test(entry) && fs.existsSync(path.join(dir, "bench-dataset.json"))) {
-      log(`removing ${dir}, a dataset of an earlier benchmark layout`);
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
   }
 }
 

@@ -8,11 +8,9 @@
 import { performance } from "node:perf_hooks";
 import { BSON, MongoClient, type CommandStartedEvent, type Document } from "mongodb";
 import { loadConfig } from "../src/config";
-import { clientOptionsFor, connectDatabase } from "../src/db/connection";
-import { createLogger } from "../src/logger";
-import { resolveJwtSecret } from "../src/modules/auth/jwt-secret";
+import { clientOptionsFor } from "../src/db/connection";
 import type { MemberListArgs } from "../src/modules/members/member.input";
-import { createServices } from "../src/services";
+import { withServices } from "./collection-stats";
 import { resultOf, run, type LoadResult, type LoadSpec } from "./load";
 
 /** Commands sent together (the service awaits them together); the next phase waits for them. */
@@ -32,7 +30,7 @@ export interface PageVsDriver {
   queries: string[];
 }
 
-export interface PageVsDriverOptions {
+interface PageVsDriverOptions {
   uri: string;
   /** The service's environment, for the services built here to capture the queries. */
   env: Record<string, string>;
@@ -50,55 +48,48 @@ const SESSION_FIELDS = new Set(["lsid", "txnNumber", "autocommit", "startTransac
 const READS = new Set(["find", "aggregate", "count", "getMore"]);
 
 /** The commands MemberService.list sends for one page, in the phases it sends them. */
-export async function capturePage(uri: string, env: Record<string, string>, page: number) {
-  const config = loadConfig(env);
-  const connection = await connectDatabase({ uri, dbName: config.dbName, monitorCommands: true });
-  const services = createServices(
-    connection,
-    config,
-    resolveJwtSecret(config.jwtSecret, config.dataDir),
-    createLogger(config),
+function capturePage(uri: string, env: Record<string, string>, page: number) {
+  return withServices(
+    uri,
+    env,
+    async (services, connection) => {
+      // mongoose creates each model's collection as the model is made: not part of a page.
+      await Promise.all(services.models.map((model) => model.init()));
+      const phases: Phase[] = [];
+      let answered = true;
+      const client = connection.getClient();
+      const started = (event: CommandStartedEvent) => {
+        if (!READS.has(event.commandName)) return;
+        if (answered) phases.push([]);
+        answered = false;
+        // A copy: the driver owns the command object it reports.
+        const copy = BSON.deserialize(BSON.serialize(event.command));
+        phases[phases.length - 1].push(
+          Object.fromEntries(
+            Object.entries(copy).filter(
+              ([key]) => !key.startsWith("$") && !SESSION_FIELDS.has(key),
+            ),
+          ),
+        );
+      };
+      const ended = () => (answered = true);
+      client.on("commandStarted", started);
+      client.on("commandSucceeded", ended);
+      client.on("commandFailed", ended);
+      const args: Pick<MemberListArgs, "page" | "limit" | "includeArchived"> = {
+        page,
+        limit: 10,
+        includeArchived: false,
+      };
+      await services.services.members.reads.list(args);
+      return phases;
+    },
+    true,
   );
-  // mongoose creates each model's collection as the model is made: not part of a page.
-  await Promise.all(services.models.map((model) => model.init()));
-  const phases: Phase[] = [];
-  let answered = true;
-  const client = connection.getClient();
-  const started = (event: CommandStartedEvent) => {
-    if (!READS.has(event.commandName)) return;
-    if (answered) phases.push([]);
-    answered = false;
-    // A copy: the driver owns the command object it reports.
-    const copy = BSON.deserialize(BSON.serialize(event.command));
-    phases[phases.length - 1].push(
-      Object.fromEntries(
-        Object.entries(copy).filter(([key]) => !key.startsWith("$") && !SESSION_FIELDS.has(key)),
-      ),
-    );
-  };
-  const ended = () => (answered = true);
-  client.on("commandStarted", started);
-  client.on("commandSucceeded", ended);
-  client.on("commandFailed", ended);
-  try {
-    const args: Pick<MemberListArgs, "page" | "limit" | "includeArchived"> = {
-      page,
-      limit: 10,
-      includeArchived: false,
-    };
-    await services.services.members.reads.list(args);
-  } finally {
-    client.off("commandStarted", started);
-    client.off("commandSucceeded", ended);
-    client.off("commandFailed", ended);
-    await services.close();
-    await connection.close();
-  }
-  return phases;
 }
 
 /** One line per phase: each command's name, collection and shape. */
-export function describePhases(phases: Phase[]): string[] {
+function describePhases(phases: Phase[]): string[] {
   return phases.map((phase) =>
     phase
       .map((command) => {

@@ -11,6 +11,7 @@
 import express from "express";
 import http from "node:http";
 import type { Config } from "../src/config";
+import { paged } from "../src/graphql/envelopes";
 import { expressServerOptions } from "../src/http/node-server";
 import type { Logger } from "../src/logger";
 import { OfficeSortBy, SortOrder, type OfficeListArgs } from "../src/modules/offices/office.input";
@@ -54,8 +55,7 @@ export function createFloorApp(services: Services, config: Config, log: Logger):
       sortBy: OfficeSortBy.createdAt,
       sortOrder: SortOrder.desc,
     } as OfficeListArgs;
-    const page = await services.offices.list(args);
-    res.json({ code: "OK", message: "Office titles", ...page });
+    res.json(paged(await services.offices.list(args), "Office titles"));
   });
   // The public events page: the same public-read bucket, the same EventService call, the same
   // ETag and 304 (public-cache.ts), and no GraphQL or Sofa.
@@ -67,8 +67,7 @@ export function createFloorApp(services: Services, config: Config, log: Logger):
       sortBy: (req.query.sortBy as EventSortBy | undefined) ?? EventSortBy.createdAt,
       sortOrder: (req.query.sortOrder as SortOrder | undefined) ?? SortOrder.desc,
     } as EventListArgs;
-    const page = await services.events.listPublic(args);
-    const body = JSON.stringify({ code: "OK", message: "Events", ...page });
+    const body = JSON.stringify(paged(await services.events.listPublic(args), "Events"));
     sendPublicRead(req, res, new Headers({ "content-type": "application/json" }), body);
   });
   app.get("/offices/:id", async (req, res) => {

@@ -5,7 +5,7 @@ export interface LoadSpec {
   url: string;
   method?: "GET" | "POST";
   headers?: Record<string, string>;
-  body?: string;
+  body?: string | Buffer;
   connections: number;
   durationSeconds?: number;
   /** Stop after this many requests instead of after a duration. */

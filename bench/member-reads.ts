@@ -1,6 +1,6 @@
 import { measure, type LoadSpec } from "./load";
 import type { Measured } from "./report-sections";
-import type { Session } from "./scenarios";
+import type { Session } from "./scenario";
 
 /** The reads whose latency grows with the membership on an engine that scans. */
 export type MemberReadKey = "list" | "search" | "users";
@@ -12,7 +12,7 @@ interface MemberRead {
 }
 
 const asAdmin = (session: Session) => ({ authorization: `Bearer ${session.adminToken}` });
-/** At 100 000 members on the embedded engine one answer takes seconds, more on a busy machine. */
+/** At 100 000 members on the development engine an answer takes seconds, more on a busy machine. */
 const TIMEOUT_SECONDS = 300;
 
 export const MEMBER_READS: readonly MemberRead[] = [

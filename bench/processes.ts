@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import path from "node:path";
+import { freePort } from "../tests/support/free-port";
 
 const root = path.join(__dirname, "..");
 
@@ -12,21 +12,9 @@ export interface Spawned {
   stop: () => Promise<void>;
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 /**
- * Runs an entry point of this repository with `env` on a free PORT and waits until
- * `readyPath` answers 200: compiled JavaScript as it is (the service, as `npm start` runs it),
- * TypeScript through ts-node (the floor, whose memory is not measured).
+ * Runs compiled JavaScript of this repository (`entry`, as `npm start` runs the service) with
+ * `env` on a free PORT and waits until `readyPath` answers 200.
  */
 export async function spawnServer(
   entry: string,
@@ -35,8 +23,7 @@ export async function spawnServer(
   timeoutMs = 180_000,
 ): Promise<Spawned> {
   const port = await freePort();
-  const args = entry.endsWith(".js") ? [entry] : ["-r", "ts-node/register/transpile-only", entry];
-  const child = spawn(process.execPath, args, {
+  const child = spawn(process.execPath, [entry], {
     cwd: root,
     env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1" },
     stdio: ["ignore", "pipe", "pipe"],

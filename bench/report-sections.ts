@@ -88,7 +88,8 @@ export interface Ratio {
   graphql: number;
 }
 
-const median = (values: number[]) => {
+/** The lower middle value. */
+export const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor((sorted.length - 1) / 2)];
 };

@@ -1,9 +1,9 @@
 import os from "node:os";
 import type { PageVsDriver } from "./driver-alone";
 import { MEMBER_READS, type MemberReadKey } from "./member-reads";
-import type { ReportInput, SizeResult } from "./report";
+import type { ReportInput, SizeResult } from "./report-input";
 import { ceilingText, fixed } from "./report-sections";
-import type { BenchOptions } from "./run";
+import type { BenchOptions } from "./options";
 import { MEMBER_READ_P95_TARGET_MS } from "./targets";
 
 const count = (members: number) => Math.round(members).toLocaleString("en");
@@ -22,7 +22,7 @@ export function readingTheNumbers(input: ReportInput): string[] {
   const engine =
     input.engine === "ferretdb"
       ? [
-          "The embedded engine, FerretDB v1 on SQLite, uses no index but `_id` (an `_id`, an `_id $in`",
+          "The development engine, FerretDB v1 on SQLite, uses no index but `_id` (an `_id`, an `_id $in`",
           "or an `_id` beside other conditions, with the install's patches): every other query reads",
           "and decodes every document of its collection from its stored JSON, filters it, and sorts",
           "what matches in memory. So member lists, searches and GET /users grow in step with the",

@@ -1,12 +1,7 @@
 import os from "node:os";
 import { burstSection, costRows } from "./burst-report";
 import { renderCapacityPlan } from "./capacity-plan";
-import type { CapacityInput } from "./collection-stats";
-import type { PageVsDriver } from "./driver-alone";
-import { renderReaderGain, type ReaderGainResult } from "./ferretdb-reader";
 import type { LoadResult } from "./load";
-import type { MemberReads } from "./member-reads";
-import type { BurstResult } from "./sign-in-burst";
 import {
   apolloAlone,
   apolloAloneSection,
@@ -21,9 +16,9 @@ import {
   versions,
   type Measured,
 } from "./report-sections";
+import type { ReportInput } from "./report-input";
 import { bySizeSection, loadLine, pageSection, readingTheNumbers } from "./report-text";
-import type { BenchOptions } from "./run";
-import { HEAP_OPTIONS } from "./scenarios";
+import { HEAP_OPTIONS } from "./service-process";
 import {
   MEMBER_READ_P95_TARGET_MS,
   OFFICES_P99_TARGET_MS,
@@ -33,43 +28,6 @@ import {
   STORM_FACTOR_TARGET,
 } from "./targets";
 import { WHY } from "./why-missed";
-
-export type { Measured } from "./report-sections";
-
-/** One member count: the same read load at each, then the service's memory. */
-export interface SizeResult {
-  members: number;
-  reads: MemberReads;
-  serviceRssMb: number;
-  /** The engine's resident memory at the same moment; null when it could not be read. */
-  engineRssMb: number | null;
-  /** A burst of sign-ins, at every count up to the target. */
-  burst?: BurstResult;
-}
-
-export interface ReportInput {
-  options: BenchOptions;
-  date: Date;
-  /** The kind of database engine (tools/dev-db/engine.ts). */
-  engine: string;
-  sizes: SizeResult[];
-  /** The member reads at the target size, measured again with more requests for the verdicts. */
-  targetReads: MemberReads;
-  page: PageVsDriver;
-  /** The interface reads (each scenario's median run), then applications and sign-ins. */
-  measured: Measured[];
-  /** Every run of the interface reads (the ratios are taken per run). */
-  readRuns: Measured[][];
-  /**
-   * GET /offices at the target concurrency: alone, then the hand-written floor's, then during
-   * the sign-ins (`storm`).
-   */
-  storm: { alone: LoadResult; floor: LoadResult; during: LoadResult; storm: LoadResult };
-  csvExport: { rows: number; seconds: number; baselineMb: number; peakGrowthMb: number };
-  capacity: CapacityInput;
-  /** What the embedded FerretDB's one speed patch gains (bench/ferretdb-reader.ts); not in --smoke. */
-  readerGain?: ReaderGainResult;
-}
 
 const count = (members: number) => members.toLocaleString("en");
 
@@ -177,7 +135,6 @@ export function renderReport(input: ReportInput): string {
     "",
     `GET /members/export.csv of all ${count(csvExport.rows)} records (archived included) at ${target} members: ${csvExport.seconds} s; the service's resident memory rose by at most ${csvExport.peakGrowthMb} MB over its ${csvExport.baselineMb} MB while streaming (sampled every 100 ms).`,
     ...renderCapacityPlan(input.capacity),
-    ...(input.readerGain ? ["", renderReaderGain(input.readerGain)] : []),
     "",
   );
   return lines.join("\n");

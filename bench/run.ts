@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: the service on the embedded engine with the demo data at several member
+ * `npm run bench`: the service on the development engine with the demo data at several member
  * counts, measured with autocannon from this (separate) process; writes docs/performance.md.
  *
  *   npm run bench -- [--sizes=1000,10000,100000] [--target=10000] [--duration=4] [--runs=3]
@@ -10,142 +10,113 @@
  * the test suite, which checks that the harness works, not how fast anything is.
  * --only=<text>: printed, not written to docs/performance.md, for trying a change quickly:
  * `members` the member reads at every count, `page` the member page against the driver alone,
+ * `report` office reports against their aggregations through the driver (bench/report-vs-driver.ts),
  * `storm` the login storm, `burst` 20 sign-ins at once against cores ÷ one hash's time
- * (through REST and through the floor),
- * `files` uploads and signed-link reads (bench/file-transfers.ts), anything else the interface scenarios whose name contains it
+ * (through REST and through the floor), `files` uploads (bench/uploads.ts), anything else the
+ * read scenarios whose name contains it
  * (case-insensitive); all but `members` at the target count only.
  */
 import "reflect-metadata";
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { MongoClient } from "mongodb";
+import { clientOptionsFor } from "../src/db/connection";
 import { startEngine, type DevEngine as Engine } from "../tools/dev-db/engine";
 import { openSession } from "./client";
 import { sampleCollections } from "./collection-stats";
 import { databaseOf, ensureDatasets, removeRunLeftovers } from "./dataset";
 import { measurePageVsDriver } from "./driver-alone";
-import { signInBurst, type BurstResult } from "./sign-in-burst";
-import { measureReaderGain } from "./ferretdb-reader";
-import { measureFileTransfers } from "./file-transfers";
+import { measure } from "./load";
 import { measureMemberReads } from "./member-reads";
-import { ensureEvents, PUBLIC_READ_CONNECTIONS } from "./public-events";
+import { log, parseBenchArguments, type BenchOptions } from "./options";
+import { logReportsVsDriver } from "./report-vs-driver";
 import { childPid, childResidentMb, cpuMicros, residentMb } from "./processes";
-import { keepHandWritten, renderReport, type ReportInput, type SizeResult } from "./report";
+import { keepHandWritten, renderReport } from "./report";
+import type { ReportInput, SizeResult } from "./report-input";
 import type { Measured } from "./report-sections";
+import type { Session } from "./scenario";
+import { READ_SCENARIOS } from "./scenarios";
 import { serviceEnv, startService, type ServiceWithFloor } from "./service-process";
+import { signInBurst } from "./sign-in-burst";
+import { measureUploads } from "./uploads";
 import {
   applications,
   exportAll,
-  log,
   loginStorm,
   medianRuns,
   readSuite,
   signIns,
   warmUp,
 } from "./suite";
-import { measure } from "./load";
-import type { Session } from "./scenarios";
 
-export interface BenchOptions {
-  /** The member counts, smallest first: each is a database of its own. */
-  sizes: number[];
-  /** The member count the targets are judged at and the interfaces are measured at. */
-  targetSize: number;
-  /** Requests of each member read at every count (the same load before reading the memory). */
-  sizeSamples: number;
-  /** Further requests of each member read at the target count, for its verdicts. */
-  targetSamples: number;
-  pageTurns: number;
-  pagesPerTurn: number;
-  durationSeconds: number;
-  runs: number;
-  out: string;
-  dataDir: string;
-  smoke: boolean;
-  only: string | null;
-  /** Concurrency of the interface scenarios. */
-  connections: number;
-  /** Concurrency of the GET /offices latency target. */
-  targetConnections: number;
-  /** Concurrency of the anonymous public pages, as a busy home page sees them. */
-  publicConnections: number;
-  logins: number;
-  applications: number;
-  /** Sign-ins sent at once by the burst, at every count up to the target. */
-  burstSize: number;
-}
-
-export function parseBenchArguments(argv: string[]): BenchOptions {
-  const flags = new Map(
-    argv.map((arg) => {
-      const [key, value] = arg.replace(/^--/, "").split("=");
-      return [key, value ?? "true"] as const;
-    }),
-  );
-  const smoke = flags.get("smoke") === "true";
-  const whole = (name: string, raw: string) => {
-    if (!/^\d+$/.test(raw)) throw new Error(`--${name} must be a whole number, got "${raw}"`);
-    return Number(raw);
-  };
-  const number = (name: string, fallback: number) => {
-    const raw = flags.get(name);
-    return raw === undefined ? fallback : whole(name, raw);
-  };
-  const sizesFlag = flags.get("sizes");
-  const sizes = (
-    sizesFlag
-      ? sizesFlag.split(",").map((size) => whole("sizes", size))
-      : smoke
-        ? [100, 300]
-        : [1_000, 10_000, 100_000]
-  ).sort((a, b) => a - b);
-  const targetSize = number("target", smoke ? 300 : sizes.includes(10_000) ? 10_000 : sizes[0]);
-  if (!sizes.includes(targetSize)) throw new Error(`--target=${targetSize} is not in --sizes`);
-  return {
-    sizes,
-    targetSize,
-    sizeSamples: number("samples", smoke ? 3 : 2),
-    targetSamples: smoke ? 5 : 6,
-    pageTurns: smoke ? 2 : 3,
-    pagesPerTurn: 2,
-    durationSeconds: number("duration", smoke ? 1 : 4),
-    runs: number("runs", smoke ? 1 : 3),
-    out: path.resolve(flags.get("out") ?? "docs/performance.md"),
-    dataDir: path.resolve(flags.get("data-dir") ?? path.join("bench", ".data")),
-    smoke,
-    only: flags.get("only")?.toLowerCase() ?? null,
-    // Every office and branch read scans its collection on the embedded engine: more
-    // connections than this only queue there.
-    connections: number("connections", 4),
-    targetConnections: smoke ? 4 : 100,
-    publicConnections: number("public-connections", smoke ? 4 : PUBLIC_READ_CONNECTIONS),
-    logins: smoke ? 2 : 20,
-    applications: number("applications", smoke ? 10 : 500),
-    burstSize: smoke ? 4 : 20,
-  };
+/** One member count's database, its running service and a session on it. */
+interface At {
+  engine: Engine;
+  service: ServiceWithFloor;
+  session: Session;
+  members: number;
+  options: BenchOptions;
 }
 
 /**
  * The service as `npm start` runs it, and the floor beside it, compiled (ts-node alone would
- * add ~90 MB of RSS).
+ * add ~90 MB of RSS); incrementally, so a run after no change to the sources does not wait for
+ * the compiler.
  */
 function build(): void {
   log("compiling the service and the floor (tsconfig.bench.json)");
+  const tsc = require.resolve("typescript/bin/tsc");
+  const info = path.join("dist", ".bench.tsbuildinfo");
   execFileSync(
     process.execPath,
-    [require.resolve("typescript/bin/tsc"), "-p", "tsconfig.bench.json"],
+    [tsc, "-p", "tsconfig.bench.json", "--incremental", "--tsBuildInfoFile", info],
     { cwd: path.join(__dirname, ".."), stdio: "inherit" },
   );
 }
 
-/** The sign-in burst at one member count, through REST and the floor, logged as it ends. */
-async function burstAt(
+/** The engine with the datasets of every count seeded, and the service compiled. */
+async function withEngine<T>(options: BenchOptions, use: (engine: Engine) => Promise<T>) {
+  const engine = await startEngine({ dataDir: options.dataDir, log });
+  try {
+    await ensureDatasets(engine.uri, options.dataDir, options.sizes, log);
+    build();
+    return await use(engine);
+  } finally {
+    await engine.stop();
+  }
+}
+
+/**
+ * The service over the database of `members` (left as seeded, with what the read scenarios
+ * seed at the target count), and a session on it, for `use`.
+ */
+async function atCount<T>(
   engine: Engine,
-  service: ServiceWithFloor,
-  session: Session,
   members: number,
   options: BenchOptions,
-): Promise<BurstResult> {
+  use: (at: At) => Promise<T>,
+): Promise<T> {
+  await removeRunLeftovers(engine.uri, members);
+  if (members === options.targetSize) {
+    const client = await MongoClient.connect(engine.uri, clientOptionsFor(engine.uri));
+    try {
+      const seeds = new Set(READ_SCENARIOS.flatMap((scenario) => scenario.seed ?? []));
+      for (const seed of seeds) await seed(client.db(databaseOf(members)));
+    } finally {
+      await client.close();
+    }
+  }
+  const service = await startService(engine, members);
+  try {
+    return await use({ engine, service, session: await openSession(service), members, options });
+  } finally {
+    await service.stop();
+  }
+}
+
+/** The sign-in burst at one member count, through REST and the floor, logged as it ends. */
+async function burstAt({ engine, service, session, members, options }: At) {
   const cost = Number(serviceEnv(engine, members).BCRYPT_COST);
   const processes = { cpuMicros, servicePid: service.child.pid!, enginePid: childPid(engine.kind) };
   const b = await signInBurst(session, cost, processes, options.burstSize);
@@ -164,31 +135,30 @@ async function burstAt(
   return b;
 }
 
-/** The page of GET /members?page=N compared with the driver: 5 % into the list. */
-const pageOf = (members: number) => Math.max(2, Math.round(members * 0.005));
+/** GET /members?page=N, 5 % into the list, against its queries through the driver alone. */
+async function pageAt({ engine, service, session, members, options }: At) {
+  const page = await measurePageVsDriver({
+    uri: engine.uri,
+    env: serviceEnv(engine, members),
+    url: service.url,
+    token: session.adminToken,
+    page: Math.max(2, Math.round(members * 0.005)),
+    turns: options.pageTurns,
+    perTurn: options.pagesPerTurn,
+  });
+  log(`member page: ${page.ratio.toFixed(2)} × the driver alone (${page.queries.join(" / ")})`);
+  return page;
+}
 
 type TargetPart = Omit<ReportInput, "options" | "date" | "engine" | "sizes" | "capacity">;
 
 /** Everything measured only at the target count. */
-async function targetSuite(
-  engine: Engine,
-  options: BenchOptions,
-  service: ServiceWithFloor,
-  session: Session,
-): Promise<TargetPart> {
+async function targetSuite(at: At): Promise<TargetPart> {
+  const { engine, service, session, options } = at;
   const pid = service.child.pid!;
   log(`member reads at ${options.targetSize}: ${options.targetSamples} more of each`);
   const targetReads = await measureMemberReads(session, options.targetSamples);
-  const page = await measurePageVsDriver({
-    uri: engine.uri,
-    env: serviceEnv(engine, options.targetSize),
-    url: service.url,
-    token: session.adminToken,
-    page: pageOf(options.targetSize),
-    turns: options.pageTurns,
-    perTurn: options.pagesPerTurn,
-  });
-  log(`member page: ${page.ratio.toFixed(2)} × the driver alone`);
+  const page = await pageAt(at);
   if (!options.smoke) await warmUp(session, options);
   const readRuns: Measured[][] = [];
   for (let run = 1; run <= options.runs; run += 1) {
@@ -214,41 +184,28 @@ async function targetSuite(
   };
 }
 
-export async function runBench(options: BenchOptions): Promise<ReportInput> {
-  const engine = await startEngine({ dataDir: options.dataDir, log });
-  try {
-    await ensureDatasets(engine.uri, options.dataDir, options.sizes, log);
-    build();
+export function runBench(options: BenchOptions): Promise<ReportInput> {
+  return withEngine(options, async (engine) => {
     const sizes: SizeResult[] = [];
     let target: TargetPart | undefined;
     for (const members of options.sizes) {
-      await removeRunLeftovers(engine.uri, members);
-      await ensureEvents(engine.uri, members);
-      const service = await startService(engine, members);
-      try {
-        const session = await openSession(service);
+      await atCount(engine, members, options, async (at) => {
         log(`member reads at ${members}: ${options.sizeSamples} of each, one at a time`);
-        const reads = await measureMemberReads(session, options.sizeSamples);
+        const reads = await measureMemberReads(at.session, options.sizeSamples);
         const size: SizeResult = {
           members,
           reads,
-          serviceRssMb: residentMb(service.child.pid!),
+          serviceRssMb: residentMb(at.service.child.pid!),
           engineRssMb: childResidentMb(engine.kind),
         };
         log(
           `${members}: p95 list ${reads.list.result.p95} ms, search ${reads.search.result.p95} ms, ` +
             `users ${reads.users.result.p95} ms; RSS ${size.serviceRssMb} MB (engine ${size.engineRssMb} MB)`,
         );
-        if (members <= options.targetSize) {
-          size.burst = await burstAt(engine, service, session, members, options);
-        }
+        if (members <= options.targetSize) size.burst = await burstAt(at);
         sizes.push(size);
-        if (members === options.targetSize) {
-          target = await targetSuite(engine, options, service, session);
-        }
-      } finally {
-        await service.stop();
-      }
+        if (members === options.targetSize) target = await targetSuite(at);
+      });
     }
     const capacity = await sampleCollections(
       engine.uri,
@@ -256,79 +213,47 @@ export async function runBench(options: BenchOptions): Promise<ReportInput> {
       options.targetSize,
     );
     return { options, date: new Date(), engine: engine.kind, sizes, ...target!, capacity };
-  } finally {
-    await engine.stop();
-  }
-}
-
-/**
- * The full run, and then, with the run's engine stopped so that nothing else competes, what
- * FerretDB's one speed patch gains (it builds a FerretDB without it once, into bench/.tools).
- */
-async function fullRun(options: BenchOptions): Promise<ReportInput> {
-  const input = await runBench(options);
-  if (input.engine !== "ferretdb") return input;
-  log("the FerretDB reader's gain (bench/ferretdb-reader.ts)");
-  return { ...input, readerGain: await measureReaderGain({ log }) };
+  });
 }
 
 /** --only: one part of a full run, printed as it goes. */
 async function quickRun(options: BenchOptions): Promise<void> {
-  if (options.only === "files") {
-    await measureFileTransfers(log, { connections: options.connections });
-    return;
-  }
-  const engine = await startEngine({ dataDir: options.dataDir, log });
-  try {
-    await ensureDatasets(engine.uri, options.dataDir, options.sizes, log);
-    build();
+  await withEngine(options, async (engine) => {
     const sizes = options.only === "members" ? options.sizes : [options.targetSize];
     for (const members of sizes) {
-      await removeRunLeftovers(engine.uri, members);
-      await ensureEvents(engine.uri, members);
-      const service = await startService(engine, members);
-      try {
-        const session = await openSession(service);
+      await atCount(engine, members, options, async (at) => {
         if (options.only === "members") {
-          const reads = await measureMemberReads(session, options.sizeSamples);
+          const reads = await measureMemberReads(at.session, options.sizeSamples);
           for (const read of Object.values(reads)) {
             log(`${members} ${read.name}: p50 ${read.result.p50} ms, p95 ${read.result.p95} ms`);
           }
-          log(`${members}: service RSS ${residentMb(service.child.pid!)} MB`);
-        } else if (options.only === "page") {
-          const page = await measurePageVsDriver({
-            uri: engine.uri,
-            env: serviceEnv(engine, members),
-            url: service.url,
-            token: session.adminToken,
-            page: pageOf(members),
-            turns: options.pageTurns,
-            perTurn: options.pagesPerTurn,
-          });
-          log(
-            `member page: ${page.ratio.toFixed(2)} × the driver alone (${page.queries.join(" / ")})`,
+          log(`${members}: service RSS ${residentMb(at.service.child.pid!)} MB`);
+        } else if (options.only === "page") await pageAt(at);
+        else if (options.only === "storm") await loginStorm(at.session, options);
+        else if (options.only === "burst") await burstAt(at);
+        else if (options.only === "report")
+          await logReportsVsDriver(
+            {
+              uri: at.engine.uri,
+              env: serviceEnv(at.engine, at.members),
+              url: at.service.url,
+              token: at.session.adminToken,
+            },
+            log,
           );
-        } else if (options.only === "storm") {
-          await loginStorm(session, options);
-        } else if (options.only === "burst") {
-          await burstAt(engine, service, session, members, options);
-        } else {
-          await readSuite(session, options, () => cpuMicros(service.child.pid!));
-        }
-      } finally {
-        await service.stop();
-      }
+        else if (options.only === "files")
+          await measureUploads(at.session, at.service.child.pid!, log);
+        else await readSuite(at.session, options, () => cpuMicros(at.service.child.pid!));
+      });
     }
-  } finally {
-    await engine.stop();
-  }
+  });
 }
 
 async function main(): Promise<void> {
   const options = parseBenchArguments(process.argv.slice(2));
   if (options.only !== null) return quickRun(options);
   const started = Date.now();
-  const input = await fullRun(options);
+  const input = await runBench(options);
   fs.mkdirSync(path.dirname(options.out), { recursive: true });
   const previous = fs.existsSync(options.out) ? fs.readFileSync(options.out, "utf8") : null;
   fs.writeFileSync(options.out, keepHandWritten(renderReport(input), previous));

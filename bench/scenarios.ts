@@ -1,90 +1,12 @@
-import fs from "node:fs";
-import path from "node:path";
-import { buildOperationNodeForField } from "@graphql-tools/utils";
-import { buildSchema, OperationTypeNode, print } from "graphql";
+/**
+ * The registry of the read suite's scenarios (the type and its helpers: scenario.ts), measured
+ * in this order at the target member count. A new scenario is a file exporting its scenarios
+ * (as public-events.ts does) and one line below.
+ */
 import { ALONE_PATHS, ALONE_QUERY } from "./apollo-alone";
 import type { LoadSpec } from "./load";
 import { PUBLIC_EVENT_SCENARIOS } from "./public-events";
-
-/** The service's heap cap in the benchmark, as docker-compose.yml sets it. */
-export const HEAP_OPTIONS = "--max-old-space-size=256";
-
-/** What a scenario needs from the running service: tokens and ids read at start. */
-export interface Session {
-  baseUrl: string;
-  floorUrl: string;
-  adminToken: string;
-  memberToken: string;
-  /** A demo member's address: sign-ins use it (bcrypt cost 12, as seeded). */
-  memberEmail: string;
-  officeId: string;
-  /** Several surname prefixes, for the search latency target (a different search each time). */
-  searchTerms: string[];
-  /** The ETag of the public events page, for its revalidating scenario (public-events.ts). */
-  eventsEtag?: string;
-  /** The ETag of GET /members/public/directory-locations when the session opened. */
-  directoryEtag: string;
-  /** A 1 MiB PDF's signed link on the service, and its storage key (the file floor's path). */
-  fileLink: string;
-  fileKey: string;
-}
-
-export interface Scenario {
-  name: string;
-  via: "REST" | "GraphQL" | "floor";
-  /** Scenarios with the same group are compared with each other (ratios). */
-  group?:
-    "offices list" | "office by id" | "Apollo alone" | "directory" | "public events" | "file read";
-  /** Anonymous public pages run at BenchOptions.publicConnections, the rest at `connections`. */
-  audience?: "public";
-  spec: (session: Session, connections: number) => LoadSpec;
-}
-
-/** The concurrency a scenario runs at. */
-export const connectionsOf = (
-  scenario: Scenario,
-  options: { connections: number; publicConnections: number },
-): number => (scenario.audience === "public" ? options.publicConnections : options.connections);
-
-const schema = buildSchema(
-  fs.readFileSync(path.join(__dirname, "..", "schema", "schema.graphql"), "utf8"),
-);
-
-/**
- * The GraphQL document Sofa itself builds for a root field (every field of the result, one
- * level of circular references), so both interfaces select exactly the same data.
- */
-function documentFor(field: string): string {
-  return print(
-    buildOperationNodeForField({
-      schema,
-      kind: OperationTypeNode.QUERY,
-      field,
-      circularReferenceDepth: 1,
-    }),
-  );
-}
-
-const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
-
-function rest(path: string, token: (s: Session) => string) {
-  return (session: Session, connections: number): LoadSpec => ({
-    url: `${session.baseUrl}/api/v1${path.replace(":officeId", session.officeId)}`,
-    headers: bearer(token(session)),
-    connections,
-  });
-}
-
-function graphql(field: string, variables: (s: Session) => object, token: (s: Session) => string) {
-  const query = documentFor(field);
-  return (session: Session, connections: number): LoadSpec => ({
-    url: `${session.baseUrl}/graphql`,
-    method: "POST",
-    headers: bearer(token(session)),
-    body: JSON.stringify({ query, variables: variables(session) }),
-    connections,
-  });
-}
+import { bearer, currentEtag, graphql, rest, type Scenario, type Session } from "./scenario";
 
 /** Apollo alone and its express counterpart: the same body to both, no sign-in. */
 function alone(path: string) {
@@ -102,7 +24,7 @@ const member = (s: Session) => s.memberToken;
  * The reads that compare the interfaces, through REST, GraphQL and the hand-written floor, at
  * the read suite's concurrency. The members of a group take turns, so that their ratios
  * compare loads made under the same conditions. Member reads are measured one at a time
- * (member-reads.ts): on the embedded engine each scans the collection.
+ * (member-reads.ts): on the development engine each scans the collection.
  */
 export const READ_SCENARIOS: Scenario[] = [
   { name: "GET /branch-service", via: "REST", spec: rest("/branch-service", member) },
@@ -181,9 +103,13 @@ export const READ_SCENARIOS: Scenario[] = [
     via: "REST",
     group: "directory",
     audience: "public",
-    spec: (session, connections) => ({
+    spec: async (session, connections) => ({
       url: `${session.baseUrl}/api/v1/members/public/directory-locations`,
-      headers: { "if-none-match": session.directoryEtag },
+      headers: {
+        "if-none-match": await currentEtag(
+          `${session.baseUrl}/api/v1/members/public/directory-locations`,
+        ),
+      },
       connections,
       // A revalidation answers 304: counted as answered, anything else as a failure.
       expectedStatus: 304,

@@ -2,8 +2,11 @@ import os from "node:os";
 import path from "node:path";
 import type { DevEngine as Engine } from "../tools/dev-db/engine";
 import { BENCH_DATA_KEY, databaseOf } from "./dataset";
-import { freePort, spawnServer, type Spawned } from "./processes";
-import { HEAP_OPTIONS } from "./scenarios";
+import { freePort } from "../tests/support/free-port";
+import { spawnServer, type Spawned } from "./processes";
+
+/** The service's heap cap in the benchmark, as docker-compose.yml sets it. */
+export const HEAP_OPTIONS = "--max-old-space-size=256";
 
 const JWT_SECRET = "bench-secret-bench-secret-bench-secret-0123";
 
@@ -22,6 +25,8 @@ export function serviceEnv(
     // Production refuses to start without them; the measured requests send no mail.
     SMTP_URL: "smtp://127.0.0.1:9",
     ALLOW_INSECURE_HTTP: "true",
+    APP_URL: "https://members.example.org",
+    CORS_ORIGINS: "none",
     // Request logs are I/O the hand-written floor does not do; warnings still show.
     LOG_LEVEL: "warn",
     BCRYPT_COST: "12",
@@ -29,6 +34,8 @@ export function serviceEnv(
     RATE_LIMIT_PER_MINUTE: "1000000",
     RATE_LIMIT_ACCOUNT_PER_HOUR: "1000000",
     RATE_LIMIT_PUBLIC_READS_PER_MINUTE: "1000000",
+    RATE_LIMIT_UPLOADS_PER_HOUR: "1000000",
+    FILE_MAX_PER_USER: "1000000",
     LOGIN_MAX_FAILURES: "1000",
     // Uploaded files outside the repository; a session's link must outlive a whole run.
     FILE_STORAGE_URL: `file://${path.join(os.tmpdir(), "chaplaincy-bench-files")}`,

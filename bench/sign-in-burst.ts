@@ -3,7 +3,7 @@ import os from "node:os";
 import { performance } from "node:perf_hooks";
 import bcrypt from "bcryptjs";
 import { DEMO_PASSWORD } from "../scripts/demo/demo-data";
-import type { Session } from "./scenarios";
+import type { Session } from "./scenario";
 
 /** One burst through one route. */
 export interface BurstSide {

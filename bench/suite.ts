@@ -10,11 +10,9 @@ import { BENCH_PASSWORD, createApplicants } from "./dataset";
 import { measure, measureInTurns, type LoadSpec } from "./load";
 import { residentMb } from "./processes";
 import { throughputRatio, type Measured } from "./report-sections";
-import type { BenchOptions } from "./run";
-import { connectionsOf, READ_SCENARIOS, type Scenario, type Session } from "./scenarios";
-
-export const log = (line: string) =>
-  console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}`);
+import { log, type BenchOptions } from "./options";
+import { connectionsOf, type Scenario, type Session } from "./scenario";
+import { READ_SCENARIOS } from "./scenarios";
 
 /**
  * One unmeasured pass over every read scenario before the first run: the JIT and V8's heap
@@ -25,7 +23,7 @@ export async function warmUp(session: Session, options: BenchOptions): Promise<v
   log("warming up: every read scenario once, unmeasured");
   for (const scenario of READ_SCENARIOS) {
     await measure({
-      ...scenario.spec(session, connectionsOf(scenario, options)),
+      ...(await scenario.spec(session, connectionsOf(scenario, options))),
       durationSeconds: 2,
     });
   }
@@ -45,7 +43,7 @@ export async function readSuite(
   for (const unit of measuringUnits(scenarios)) {
     const specs: LoadSpec[] = [];
     for (const scenario of unit) {
-      const spec = scenario.spec(session, connectionsOf(scenario, options));
+      const spec = await scenario.spec(session, connectionsOf(scenario, options));
       // A short warm-up first (JIT, pools, as a running service would have them), which also
       // tells how many answers make a turn of about half a second.
       const warm = await measure({ ...spec, durationSeconds: 1 });

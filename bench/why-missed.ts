@@ -1,6 +1,6 @@
 import type { PageVsDriver } from "./driver-alone";
 import type { LoadResult } from "./load";
-import type { ReportInput, SizeResult } from "./report";
+import type { ReportInput, SizeResult } from "./report-input";
 import { ratioText, rps, type ApolloAlone } from "./report-sections";
 
 const meanMs = (result: LoadResult) => (1000 / Math.max(result.requestsPerSecond, 1e-9)).toFixed(1);
@@ -8,7 +8,7 @@ const meanMs = (result: LoadResult) => (1000 / Math.max(result.requestsPerSecond
 /** Why a target can miss on this machine; shown only for a target that was missed. */
 export const WHY = {
   memberReads: (input: ReportInput) => ({
-    title: "Member reads on the embedded engine",
+    title: "Member reads on the development engine",
     why:
       input.engine === "ferretdb"
         ? `FerretDB v1 uses no index but \`_id\`: for each of these requests the engine reads and decodes every member record (for GET /users, every account) to find the page, and again to count them, filters them and sorts the matches in memory. At ${input.options.targetSize.toLocaleString("en")} members the page's queries through the driver alone took ${meanMs(input.page.driver)} ms on average (section "A member page against the driver alone"), so the time is the engine's scans, and it grows in step with the membership (table "By member count"). MongoDB answers the same queries from the declared indexes (section "Capacity plan for MongoDB")`
@@ -44,7 +44,7 @@ export const WHY = {
         ? "Each sign-in sends, besides its hash, `find users {email}`, `insert sessions` and `find members {userId: {$in: [...]}}` for the member profile of the answer. FerretDB v1 answers both finds by reading and decoding every account and every member record, on the cores the hashing threads need: "
         : `Besides its hash, each sign-in reads the account by email and the member profile on the engine (${engine}), on the same cores: `;
     return {
-      title: "Sign-in bursts on the embedded engine",
+      title: "Sign-in bursts on the development engine",
       why:
         `${reads}at ${at(last)} members the engine spent ${engineMs(last)} ms of CPU per sign-in against one hash's ${Math.round(b.hashMs)} ms, and the hand-written floor, making the same service call without Sofa or GraphQL, reached ${b.floor.share.toFixed(2)} of the bound where REST reached ${b.rest.share.toFixed(2)} (section "Sign-in bursts")` +
         (first !== last

@@ -2,17 +2,12 @@
 import type { PageVsDriver } from "../../bench/driver-alone";
 import type { LoadResult } from "../../bench/load";
 import type { MemberReads } from "../../bench/member-reads";
-import {
-  KEPT_MARKER,
-  keepHandWritten,
-  renderReport,
-  type Measured,
-  type ReportInput,
-  type SizeResult,
-} from "../../bench/report";
+import { parseBenchArguments } from "../../bench/options";
+import { KEPT_MARKER, keepHandWritten, renderReport } from "../../bench/report";
+import type { ReportInput, SizeResult } from "../../bench/report-input";
+import type { Measured } from "../../bench/report-sections";
 import { crossing } from "../../bench/report-text";
 import type { BurstResult } from "../../bench/sign-in-burst";
-import { parseBenchArguments } from "../../bench/run";
 
 const load = (requestsPerSecond: number, p99 = 10, p95 = 10): LoadResult => ({
   requestsPerSecond,
@@ -93,7 +88,7 @@ function input(slow: Slow): ReportInput {
       storm: load(3),
     },
     csvExport: { rows: 10_500, seconds: 2, baselineMb: 150, peakGrowthMb: 5 },
-    capacity: { members: 10_000, collections: [] },
+    capacity: { members: 10_000, collections: [], recorded: {} },
   };
 }
 
@@ -102,9 +97,9 @@ it("gives a missed target's reason once, below the table, however many rows miss
   expect(report.match(/\*\*not met\*\*, see "Ratios to the floor" below/g)).toHaveLength(4);
   expect(report.match(/\*\*Ratios to the floor\.\*\* /g)).toHaveLength(1);
   expect(
-    report.match(/\*\*not met\*\*, see "Member reads on the embedded engine" below/g),
+    report.match(/\*\*not met\*\*, see "Member reads on the development engine" below/g),
   ).toHaveLength(3);
-  expect(report.match(/\*\*Member reads on the embedded engine\.\*\* /g)).toHaveLength(1);
+  expect(report.match(/\*\*Member reads on the development engine\.\*\* /g)).toHaveLength(1);
   // The reasons come after the table of targets.
   expect(report.indexOf("## Why the missed targets were missed")).toBeGreaterThan(
     report.indexOf("| GET /offices p99 during"),
@@ -155,31 +150,6 @@ it("says from which member count the member reads pass the target, between measu
   expect(crossing([size(1000, 20), size(10_000, 100)], 150)).toBeNull();
   expect(crossing([size(1000, 200), size(10_000, 300)], 150)).toBe(1000);
   expect(renderReport(input({}))).toContain("reaches 150 ms at about 15,000 members");
-});
-
-it("adds what FerretDB's reader patch gains when the run measured it", () => {
-  expect(renderReport(input({}))).not.toContain("## FerretDB's one-pass document reader");
-  const query = {
-    query: "countDocuments({})",
-    withReaderMs: 200,
-    stockReaderMs: 1600,
-    gain: 8,
-    withReaderRunsMs: [200],
-    stockReaderRunsMs: [1600],
-  };
-  const report = renderReport({
-    ...input({}),
-    readerGain: {
-      members: 5000,
-      documents: 5000,
-      runs: 1,
-      cores: 2,
-      loadAverage: 1,
-      queries: [query],
-    },
-  });
-  expect(report).toContain("## FerretDB's one-pass document reader");
-  expect(report).toContain("| `countDocuments({})` | 200 ms | 1.60 s | 8.0x |");
 });
 
 it("says a missed GET /offices p99 target against what the floor reached at that concurrency", () => {
@@ -311,7 +281,7 @@ describe("REST's CPU on a title by id, and the sign-in bursts", () => {
       "| 20 sign-ins at once ≥ 0.8 × cores ÷ one hash, 1,000 members | 7.20/s against 8.00/s = 0.90; the floor 0.93; per sign-in the engine's CPU 40 ms, one hash 250 ms | met |",
     );
     expect(report).toContain(
-      '| 20 sign-ins at once ≥ 0.8 × cores ÷ one hash, 10,000 members | 2.80/s against 8.00/s = 0.35; the floor 0.36; per sign-in the engine\'s CPU 330 ms, one hash 250 ms | **not met**, see "Sign-in bursts on the embedded engine" below |',
+      '| 20 sign-ins at once ≥ 0.8 × cores ÷ one hash, 10,000 members | 2.80/s against 8.00/s = 0.35; the floor 0.36; per sign-in the engine\'s CPU 330 ms, one hash 250 ms | **not met**, see "Sign-in bursts on the development engine" below |',
     );
     expect(report).not.toContain("100,000 members | 2");
     // The reason gives the engine's CPU and the floor's share at the target, and the small count.
