@@ -1,7 +1,8 @@
 const transform = {
   "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.json", diagnostics: false }],
-  // otplib's audited crypto and base32 dependencies ship ESM only. Node >= 20.19 loads them
-  // with require(); jest on Node 20 cannot, so they are compiled to CommonJS for tests.
+  // otplib's audited crypto and base32 dependencies, and agenda with its MongoDB backend, ship
+  // ESM only. Node >= 20.19 loads them with require(); jest on Node 20 cannot, so they are
+  // compiled to CommonJS for tests.
   "^.+\\.js$": [
     "ts-jest",
     { tsconfig: { allowJs: true, module: "commonjs", target: "es2022" }, diagnostics: false },
@@ -13,7 +14,7 @@ const shared = {
   testEnvironment: "node",
   transform,
   transformIgnorePatterns: [
-    "/node_modules/(?!(@scure|@noble)/)(?!.*/node_modules/(@scure|@noble)/)",
+    "/node_modules/(?!(@scure|@noble|agenda|@agendajs)/)(?!.*/node_modules/(@scure|@noble|agenda|@agendajs)/)",
   ],
   setupFiles: ["reflect-metadata"],
 };
@@ -43,6 +44,12 @@ module.exports = {
     },
   ],
   testSequencer: "<rootDir>/tests/support/test-sequencer.js",
-  testTimeout: 30000,
+  // Generous for hooks too: CI machines are small and shared, and a suite's start-up (app,
+  // scenario, hashed passwords) can wait long for a core; a real fault still fails, just later.
+  testTimeout: 90000,
   maxWorkers: 2,
+  // Each file's in-process app leaves memory in its worker that later files do not get back; a
+  // worker that grew through a whole run spent seconds per garbage collection (pooled database
+  // connections timed out meanwhile) and finally crashed. One above this after a file is replaced.
+  workerIdleMemoryLimit: "1GB",
 };

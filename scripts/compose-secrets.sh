@@ -39,4 +39,4 @@ set_once S3_SECRET_ACCESS_KEY "$(hex 24)"
 # A replica-set key file: 6 to 1024 base64 characters.
 set_once MONGO_REPLICA_KEY "$(base64_of 756)"
 
-echo "Now set DOMAIN, SMTP_URL, ADMIN_EMAIL and ADMIN_PASSWORD in $file by hand."
+echo "Now set DOMAIN, SMTP_URL, APP_URL, CORS_ORIGINS, ADMIN_EMAIL and ADMIN_PASSWORD in $file by hand."

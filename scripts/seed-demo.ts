@@ -1,6 +1,6 @@
 /**
- * Fills the configured database (the embedded engine under DATA_DIR by default) with demo
- * data: `npm run seed:demo -- [members=1000] [--seed=N] [--fresh]`.
+ * Fills the configured database (the development engine under DATA_DIR by default, tools/dev-db/)
+ * with demo data: `npm run seed:demo -- [members=1000] [--seed=N] [--fresh]`.
  */
 import { isProductionEnvironment, loadConfig } from "../src/config";
 import { resolveFieldCipher } from "../src/db/field-cipher";
@@ -11,12 +11,20 @@ interface SeedArguments {
   members: number;
   seed: number;
   fresh: boolean;
+  /** Members, accounts and offices only: the benchmark's data, counted exactly. */
+  membersOnly: boolean;
 }
 
 export function parseSeedArguments(argv: string[]): SeedArguments {
-  const parsed: SeedArguments = { members: 1000, seed: 20261122, fresh: false };
+  const parsed: SeedArguments = {
+    members: 1000,
+    seed: 20261122,
+    fresh: false,
+    membersOnly: false,
+  };
   for (const argument of argv) {
     if (argument === "--fresh") parsed.fresh = true;
+    else if (argument === "--members-only") parsed.membersOnly = true;
     else if (argument.startsWith("--seed=")) parsed.seed = wholeNumber(argument.slice(7), "--seed");
     else parsed.members = wholeNumber(argument, "members");
   }
@@ -46,11 +54,26 @@ async function main(): Promise<void> {
         if (done % 10_000 === 0 || done === total) console.log(`  ${done}/${total} members`);
       },
     });
+    // Loaded only now: it builds the whole service, which a refused run need not compile.
+    if (options.membersOnly) {
+      console.log(`seeded ${result.members} members and accounts into "${config.dbName}"`);
+      return;
+    }
+    const { seedDemoFeatures } = await import("./demo/demo-features");
+    const features = await seedDemoFeatures(connection, config, {
+      adminId: result.reviewerId,
+      password: DEMO_PASSWORD,
+    });
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     console.log(
       `seeded ${result.members} members and accounts, ${result.branches} branches of service, ` +
         `${result.offices} new office titles with ${result.holders} holders ` +
         `into "${config.dbName}" in ${seconds} s; demo accounts sign in with ${DEMO_PASSWORD}`,
+    );
+    console.log(
+      `added ${features.events} events and ${features.news} news posts with pictures, ` +
+        `${features.people} members part-way through onboarding or certified; ` +
+        `${features.interviewers} interviewers offer free slots`,
     );
     if (result.skipped > 0)
       console.log(

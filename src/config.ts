@@ -4,6 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { parseEnv } from "node:util";
 import { parseDataKey } from "./db/field-cipher";
+import { JSON_BODY_LIMIT_BYTES } from "./errors/byte-size";
 import { isCommonPassword } from "./modules/auth/common-passwords";
 import { passwordProblem } from "./modules/auth/password-policy";
 
@@ -30,6 +31,12 @@ export interface Config {
   reauthMaxAgeSeconds: number;
   /** How often appointments past their end date give their slots back, in the background. */
   lapsedSweepSeconds: number;
+  /** How often the job scheduler looks for due work (reminders, deliveries) in the database. */
+  jobsPollSeconds: number;
+  /** Webhook deliveries: the first retry's delay, doubling after each failure. */
+  webhookRetryBaseSeconds: number;
+  /** WEBHOOKS_ALLOW_PRIVATE: endpoints on private or loopback addresses (never in production). */
+  webhooksAllowPrivate: boolean;
   smtpUrl?: string;
   /** Sender of every mail. */
   mailFrom: string;
@@ -43,6 +50,7 @@ export interface Config {
   rateLimits: RateLimitConfig;
   admin?: { email: string; password: string; name: string };
   logLevel: LogLevel;
+  /** CORS_ORIGINS: browser origins allowed to call the API (`none`: no browser, the empty list). */
   corsOrigins: string[];
   trustProxy: boolean | number | string;
   graphqlIntrospection: boolean;
@@ -51,7 +59,7 @@ export interface Config {
   /** MEMBERSHIP_FEE_PHP: the onboarding's membership fee in pesos (default 500). */
   membershipFeePhp: number;
   bodyLimitBytes: number;
-  /** HQ_*: the headquarters the public directory's map shows (contract §12). */
+  /** HQ_*: the headquarters the public directory's map shows. */
   headquarters: Headquarters;
   /** Processes serving HTTP; above 1, src/main.ts runs a node:cluster primary over them. */
   workers: number;
@@ -60,7 +68,31 @@ export interface Config {
   /** Older keys, still accepted for reading until `npm run data-key:rotate` has re-sealed. */
   dataKeysPrevious: Buffer[];
   files: FileConfig;
+  /** ORG_*: the organisation's identity until an administrator saves settings of its own. */
+  organisation: OrganisationDefaults;
+  /** MEMBERSHIP_TERM_MONTHS: how long a membership year runs from the oath (default 12). */
+  membershipTermMonths: number;
+  /**
+   * TEST_CLOCK_OFFSET_SECONDS: moves the time the membership year, its renewals and reminders
+   * see, so tests can stand days or months from now. Refused in production.
+   */
+  clockOffsetSeconds: number;
 }
+
+/** The organisation's identity as ORG_* give it (the seal is a file: settings only). */
+export interface OrganisationDefaults {
+  name: string;
+  shortName: string;
+  address: string;
+  email: string;
+  phone: string;
+  website: string;
+  signatoryName: string;
+  signatoryTitle: string;
+}
+
+export const DEFAULT_ORGANISATION_NAME =
+  "Pearl of the Orient International Auxiliary Chaplain Values Educators Inc.";
 
 /** Contract section 10: uploaded files, their storage and their links. */
 export interface FileConfig {
@@ -125,7 +157,7 @@ type Env = Record<string, string | undefined>;
 const LOG_LEVELS: LogLevel[] = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
 const NODE_ENVS: NodeEnv[] = ["development", "production", "test"];
 
-/** Where the organisation's web client runs in development (contract §4). */
+/** Where the organisation's web client runs in development: where `next dev` serves it. */
 export const DEFAULT_APP_URL = "http://localhost:3000";
 
 /**
@@ -150,8 +182,9 @@ export function isProductionEnvironment(env: Env = environment()): boolean {
 }
 
 /**
- * The only reader of process.env (and `.env`, see environment()). Collects every problem before failing so that an
- * operator fixes a bad deployment in one round trip instead of one variable at a time.
+ * The only reader of process.env (and `.env`, see environment()). Collects every problem before
+ * failing so that an operator fixes a bad deployment in one round trip instead of one variable at a
+ * time.
  */
 export function loadConfig(env: Env = environment()): Config {
   const problems: string[] = [];
@@ -231,7 +264,30 @@ export function loadConfig(env: Env = environment()): Config {
     .filter((key) => key.trim() !== "")
     .flatMap((key) => dataKeyOf(key, "DATA_KEYS_PREVIOUS", problems) ?? []);
 
+  const clockOffsetSeconds = int(
+    "TEST_CLOCK_OFFSET_SECONDS",
+    0,
+    -100 * 366 * 86400,
+    100 * 366 * 86400,
+  );
+  if (clockOffsetSeconds !== 0 && nodeEnv === "production") {
+    problems.push(
+      "TEST_CLOCK_OFFSET_SECONDS is for tests only and refused when NODE_ENV=production",
+    );
+  }
+  const bounded = (name: string, fallback: string, max: number): string => {
+    const value = text(name) ?? fallback;
+    if (value.length > max) problems.push(`${name} must be at most ${max} characters`);
+    return value;
+  };
+  const orgEmail = bounded("ORG_EMAIL", "", 254);
+  if (orgEmail !== "" && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(orgEmail)) {
+    problems.push(`ORG_EMAIL must be an email address (got "${orgEmail}")`);
+  }
+  const orgWebsite = url("ORG_WEBSITE", ["http:", "https:"]) ?? "";
+
   const publicUrl = url("PUBLIC_URL", ["http:", "https:"])?.replace(/\/+$/, "");
+  const corsOrigins = readCorsOrigins(text("CORS_ORIGINS"), problems);
 
   const config: Config = {
     nodeEnv,
@@ -247,6 +303,9 @@ export function loadConfig(env: Env = environment()): Config {
     refreshReuseGraceSeconds: int("REFRESH_REUSE_GRACE_SECONDS", 10, 0, 60),
     reauthMaxAgeSeconds: int("REAUTH_MAX_AGE_SECONDS", 300, 1, 24 * 3600),
     lapsedSweepSeconds: int("LAPSED_SWEEP_SECONDS", 60, 1, 24 * 3600),
+    jobsPollSeconds: int("JOBS_POLL_SECONDS", 60, 1, 3600),
+    webhookRetryBaseSeconds: int("WEBHOOK_RETRY_BASE_SECONDS", 30, 1, 24 * 3600),
+    webhooksAllowPrivate: bool("WEBHOOKS_ALLOW_PRIVATE", false),
     smtpUrl: url("SMTP_URL", ["smtp:", "smtps:"]),
     mailFrom: text("MAIL_FROM") ?? "Chaplaincy Membership <no-reply@localhost>",
     appUrl: (url("APP_URL", ["http:", "https:"]) ?? DEFAULT_APP_URL).replace(/\/+$/, ""),
@@ -263,15 +322,12 @@ export function loadConfig(env: Env = environment()): Config {
     },
     admin: readAdmin(text, problems),
     logLevel: oneOf("LOG_LEVEL", LOG_LEVELS, nodeEnv === "test" ? "silent" : "info"),
-    corsOrigins: (text("CORS_ORIGINS") ?? "")
-      .split(",")
-      .map((origin) => origin.trim())
-      .filter(Boolean),
+    corsOrigins: corsOrigins ?? [],
     trustProxy: readTrustProxy(text("TRUST_PROXY")),
     graphqlIntrospection: bool("GRAPHQL_INTROSPECTION", nodeEnv !== "production"),
     requirePrivacyConsent: bool("REQUIRE_PRIVACY_CONSENT", false),
     membershipFeePhp: int("MEMBERSHIP_FEE_PHP", 500, 0, 1_000_000),
-    bodyLimitBytes: 1024 * 1024,
+    bodyLimitBytes: JSON_BODY_LIMIT_BYTES,
     headquarters: {
       name: text("HQ_NAME") ?? DEFAULT_HEADQUARTERS.name,
       address: text("HQ_ADDRESS") ?? DEFAULT_HEADQUARTERS.address,
@@ -281,6 +337,18 @@ export function loadConfig(env: Env = environment()): Config {
     dataKey,
     dataKeysPrevious,
     workers: int("WORKERS", 1, 1, 16),
+    organisation: {
+      name: bounded("ORG_NAME", DEFAULT_ORGANISATION_NAME, 200),
+      shortName: bounded("ORG_SHORT_NAME", "POI-AVCE", 40),
+      address: bounded("ORG_ADDRESS", "", 300),
+      email: orgEmail,
+      phone: bounded("ORG_PHONE", "", 60),
+      website: orgWebsite,
+      signatoryName: bounded("ORG_SIGNATORY_NAME", "", 120),
+      signatoryTitle: bounded("ORG_SIGNATORY_TITLE", "President", 120),
+    },
+    membershipTermMonths: int("MEMBERSHIP_TERM_MONTHS", 12, 1, 120),
+    clockOffsetSeconds,
     files: {
       storageUrl: url("FILE_STORAGE_URL", ["file:", "s3:"]) ?? url("STORAGE_URL", ["file:", "s3:"]),
       maxBytes: int("FILE_MAX_BYTES", 4 * 1024 * 1024, 1, 1024 * 1024 * 1024),
@@ -303,13 +371,21 @@ export function loadConfig(env: Env = environment()): Config {
   ) {
     problems.push("FILE_STORAGE_URL must name a bucket: s3://<bucket> (3-63 of a-z 0-9 . -)");
   }
+  if (nodeEnv === "production" && config.webhooksAllowPrivate) {
+    problems.push(
+      "WEBHOOKS_ALLOW_PRIVATE must not be true when NODE_ENV=production: webhooks would reach " +
+        "the deployment's own network",
+    );
+  }
   if (nodeEnv === "production") {
     // A variable already named as malformed is not named a second time as missing.
     const named = new Set(problems.map((problem) => problem.split(" ")[0]));
     problems.push(
-      ...productionProblems(config, bool("ALLOW_INSECURE_HTTP", false)).filter(
-        (problem) => !named.has(problem.split(" ")[0]),
-      ),
+      ...productionProblems(config, {
+        allowInsecureHttp: bool("ALLOW_INSECURE_HTTP", false),
+        appUrlGiven: text("APP_URL") !== undefined,
+        corsOriginsGiven: corsOrigins !== undefined,
+      }).filter((problem) => !named.has(problem.split(" ")[0])),
     );
   }
   if (problems.length > 0) throw new ConfigError(problems);
@@ -322,7 +398,10 @@ export function loadConfig(env: Env = environment()): Config {
  * that never comes back over plain http). A variable that is set but malformed was already
  * named above, so only its absence is reported here.
  */
-function productionProblems(config: Config, allowInsecureHttp: boolean): string[] {
+function productionProblems(
+  config: Config,
+  given: { allowInsecureHttp: boolean; appUrlGiven: boolean; corsOriginsGiven: boolean },
+): string[] {
   const problems: string[] = [];
   if (config.smtpUrl === undefined)
     problems.push(
@@ -339,13 +418,79 @@ function productionProblems(config: Config, allowInsecureHttp: boolean): string[
           "(or one dressed up with case, digits or symbols); choose one nobody would guess",
       );
   }
-  if (!config.servedOverTls && !allowInsecureHttp)
+  if (!config.servedOverTls && !given.allowInsecureHttp)
     problems.push(
       "PUBLIC_URL must be the https:// address clients use when NODE_ENV=production (the " +
         "refresh cookie is Secure and never comes back over plain http); for a lab without " +
         "TLS set ALLOW_INSECURE_HTTP=true",
     );
+  // Every mail link and every QR code printed on an ID card or certificate points into APP_URL.
+  const appUrl = new URL(config.appUrl);
+  if (!given.appUrlGiven)
+    problems.push(
+      "APP_URL is required when NODE_ENV=production: the https:// address of the web client " +
+        "(mail links and the QR code on every ID card and certificate point there)",
+    );
+  else if (appUrl.protocol !== "https:")
+    problems.push(
+      "APP_URL must be an https:// address when NODE_ENV=production: mail links and printed " +
+        "QR codes point there",
+    );
+  else if (isLocalHost(appUrl.hostname))
+    problems.push(
+      "APP_URL must not be a local address when NODE_ENV=production: mail links and printed " +
+        "QR codes would point to the reader's own machine",
+    );
+  if (!given.corsOriginsGiven)
+    problems.push(
+      "CORS_ORIGINS is required when NODE_ENV=production: the web client's origin(s), " +
+        "comma-separated (https://www.example.org), or none when no browser calls the API",
+    );
   return problems;
+}
+
+/** localhost, *.localhost, 127.0.0.0/8, ::1 and the unspecified addresses. */
+export function isLocalHost(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/^\[|\]$/g, "");
+  return (
+    host === "localhost" ||
+    host.endsWith(".localhost") ||
+    /^127\.\d+\.\d+\.\d+$/.test(host) ||
+    ["::1", "0.0.0.0", "::"].includes(host)
+  );
+}
+
+/**
+ * CORS_ORIGINS: origins (`https://www.example.org`, no path), comma-separated, or `none`, which
+ * says no browser calls the API (production wants one of the two said). Undefined when unset.
+ */
+function readCorsOrigins(raw: string | undefined, problems: string[]): string[] | undefined {
+  if (raw === undefined) return undefined;
+  if (raw.toLowerCase() === "none") return [];
+  const origins: string[] = [];
+  for (const entry of raw
+    .split(",")
+    .map((origin) => origin.trim())
+    .filter(Boolean)) {
+    let origin: string | undefined;
+    try {
+      const parsed = new URL(entry);
+      if (
+        ["http:", "https:"].includes(parsed.protocol) &&
+        entry.replace(/\/$/, "") === parsed.origin
+      )
+        origin = parsed.origin;
+    } catch {
+      // named below
+    }
+    if (origin) origins.push(origin);
+    else
+      problems.push(
+        `CORS_ORIGINS must list origins such as https://www.example.org (scheme, host and ` +
+          `port, no path), or say none (got "${entry}")`,
+      );
+  }
+  return origins;
 }
 
 function dataKeyOf(raw: string | undefined, name: string, problems: string[]): Buffer | undefined {

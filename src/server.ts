@@ -72,8 +72,11 @@ export async function startServer(
       resolve();
     });
   });
+  // Jobs only once the instance serves: a start that fails above leaves nothing polling.
+  await composition.scheduler.start();
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
+  composition.serviceUrl.listening(port);
   return {
     server,
     url: `http://127.0.0.1:${port}`,

@@ -1,9 +1,14 @@
+// Past the usual size on purpose: the composition root is one list of module factories and the
+// ports between them, read top to bottom; splitting it would hide which module feeds which.
 import path from "node:path";
 import type { Connection } from "mongoose";
 import { BackgroundTasks } from "./background-tasks";
+import { clockOf } from "./clock";
 import type { Config } from "./config";
 import { ChangeStamps } from "./db/change-stamps";
 import { isDatabaseUp } from "./db/connection";
+import { createJobModel } from "./jobs/job.model";
+import { JobScheduler } from "./jobs/scheduler";
 import { resolveFieldCipher } from "./db/field-cipher";
 import type { Logger } from "./logger";
 import { Mailer } from "./mail/mailer";
@@ -16,12 +21,19 @@ import { createFilesModule } from "./modules/files/files.module";
 import { createInterviewsModule } from "./modules/interviews/interviews.module";
 import { createNewsModule } from "./modules/news/news.module";
 import { createMembersModule } from "./modules/members/members.module";
+import { createMembershipModule } from "./modules/membership/membership.module";
 import type { ModuleParts } from "./modules/module";
 import { createOfficesModule } from "./modules/offices/offices.module";
 import { createOnboardingModule } from "./modules/onboarding/onboarding.module";
+import { createOrganisationModule } from "./modules/organisation/organisation.module";
+import { createProfilesModule } from "./modules/profiles/profiles.module";
 import { createPrivacyModule } from "./modules/privacy/privacy.module";
 import { createUsersModule } from "./modules/users/users.module";
+import { createWebhooksModule } from "./modules/webhooks/webhooks.module";
+import { createReportsModule } from "./modules/reports/reports.module";
+import { sumsByMonth } from "./modules/reports/report-ports";
 import { RateLimits } from "./rate-limits/rate-limits";
+import { ServiceUrl } from "./service-url";
 
 /**
  * The composition root: each module built by its factory on one connection, given what it
@@ -34,12 +46,20 @@ export function createServices(
   jwtSecret: string,
   log: Logger,
 ) {
-  const base = { connection, config, log };
+  const scheduler = new JobScheduler(connection, { pollSeconds: config.jobsPollSeconds, log });
+  const base = { connection, config, log, scheduler };
+  const clock = clockOf(config);
   const mailer = new Mailer({
     smtpUrl: config.smtpUrl,
     outboxDir: path.join(config.dataDir, "outbox"),
     from: config.mailFrom,
     log,
+    // Every mail is from the organisation as its settings stand, and signed with its contacts.
+    sender: async () => {
+      const identity = await organisation.source.identity();
+      const contacts = [identity.email, identity.phone, identity.website].filter(Boolean);
+      return { name: identity.name, signature: [identity.address, contacts.join(" · ")] };
+    },
   });
   // Keys carry the database name: instances of one deployment share limits, others do not.
   const rateLimits = RateLimits.create({
@@ -49,6 +69,7 @@ export function createServices(
     log,
   });
   const background = new BackgroundTasks(log);
+  const serviceUrl = new ServiceUrl(config);
   const cipher = resolveFieldCipher(config, config.dataDir);
 
   const users = createUsersModule({
@@ -61,23 +82,32 @@ export function createServices(
       erasure: privacy.erasure,
       emailFollowers: [members.services.members],
       files: files.refs,
+      bannerAmong: (userId, fileIds) => members.services.memberPage.bannerAmong(userId, fileIds),
     }),
   });
   const auth = createAuthModule({
     ...base,
     jwtSecret,
-    users: users.repository,
     mailer,
     rateLimits,
     background,
     cipher,
+    clock: clock.unshifted(),
+    deps: () => ({ users: users.repository }),
   });
   // Other modules are handed `files.refs` (the FileRefs port) through their deps, never the driver.
   const files = createFilesModule({
     ...base,
     jwtSecret,
-    // A listed member's avatar and a shown 2x2 photo are public (the members module decides).
-    deps: () => ({ publicRule: members.publicFileRule }),
+    // File links are absolute: a site on another origin shows them as they are.
+    origin: () => serviceUrl.origin,
+    consumeUpload: (accountId) => rateLimits.consumeUpload(accountId),
+    deps: () => ({
+      // Public while a PUBLIC event, a post that is out, or a public page shows them (avatars,
+      // photos, banners, certificates, record pictures: the members module decides).
+      publicRules: [events.publicFileRule, news.publicFileRule, members.publicFileRule],
+      avatarUploaded: (ownerId, fileId) => users.services.users.useAvatarFile(ownerId, fileId),
+    }),
   });
   const branches = createBranchServicesModule({
     ...base,
@@ -87,70 +117,128 @@ export function createServices(
     ...base,
     cipher,
     mailer,
-    deps: {
+    clock,
+    deps: () => ({
       users: users.repository,
       branches: branches.services.branchServices,
-      offices: () => offices.forMembers,
-      photos: () => ({
-        photoIdOf: (memberId) => onboarding.facts.approvedPhoto2x2(memberId),
-        photoUrlOf: async (memberId) => {
-          const id = await onboarding.facts.approvedPhoto2x2(memberId);
-          if (!id) return null;
-          return (await files.refs.describe([id], "public")).get(id)?.fileUrl ?? null;
-        },
-      }),
-      files: () => files.refs,
-    },
+      offices: offices.forMembers,
+      photos: { approvedPhotoOf: (memberId) => onboarding.facts.approvedPhoto(memberId) },
+      files: files.refs,
+      content: profiles.content,
+      standing: membership.standing,
+      changes: webhooks.changes,
+    }),
   });
-  const offices = createOfficesModule({ ...base, members: members.services.members });
+  const profiles = createProfilesModule({
+    ...base,
+    deps: () => ({ members: members.profileMembers, files: files.refs }),
+  });
+  const offices = createOfficesModule({
+    ...base,
+    deps: () => ({ members: members.services.members, changes: webhooks.changes }),
+  });
   const onboarding = createOnboardingModule({
     ...base,
     mailer,
-    members: members.services.members.onboarding,
     deps: () => ({
+      members: members.services.members.onboarding,
       files: files.refs,
       interviews: interviews.facts,
       credentials: credentials.facts,
+      membershipYear: membership.year,
     }),
   });
   const audit = createAuditModule(base);
   const interviews = createInterviewsModule({
     ...base,
     mailer,
-    users: users.repository,
-    onboarding: () => onboarding.facts,
+    clock,
+    deps: () => ({ users: users.repository, onboarding: onboarding.facts }),
   });
-  const events = createEventsModule({ ...base, files: () => files.refs });
+  const events = createEventsModule({
+    ...base,
+    deps: () => ({ files: files.refs, changes: webhooks.changes }),
+  });
   const news = createNewsModule({
     ...base,
-    deps: () => ({ files: files.refs, members: members.tags }),
+    deps: () => ({ files: files.refs, members: members.tags, changes: webhooks.changes }),
+    clock: clock.unshifted(),
+  });
+  // Changes the organisation's site shows, sent to it as signed webhooks.
+  const webhooks = createWebhooksModule({
+    ...base,
+    cipher,
+    mailer,
+    deps: () => ({
+      emailOf: async (userId) => (await users.repository.findById(userId))?.email ?? null,
+    }),
   });
   const credentials = createCredentialsModule({
     ...base,
-    deps: () => ({ onboarding: onboarding.facts, files: files.refs, offices: offices.forMembers }),
+    deps: () => ({
+      onboarding: onboarding.facts,
+      files: files.refs,
+      offices: offices.forMembers,
+      membership: membership.standing,
+      organisation: organisation.source,
+    }),
+  });
+  const organisation = createOrganisationModule({ ...base, deps: () => ({ files: files.refs }) });
+  const membership = createMembershipModule({
+    ...base,
+    clock,
+    deps: () => ({
+      records: onboarding.facts,
+      contactOf: async (userId) => (await users.repository.identitiesOf([userId]))[0] ?? null,
+      renewCard: (memberId) => credentials.facts.renewCard(memberId),
+      mailer,
+      files: files.refs,
+    }),
+  });
+  const reports = createReportsModule({
+    clock,
+    deps: () => ({
+      members: members.reports,
+      payments: onboarding.paymentReports,
+      interviews: interviews.reports,
+      renewals: {
+        // Every month so far, as the payments' part; one row a month whatever the currency.
+        verifiedByMonth: async () =>
+          sumsByMonth(await membership.renewalFacts.verifiedByMonth(new Date(0), clock.now())),
+      },
+    }),
   });
   const privacy = createPrivacyModule({
-    account: users.account,
-    formerEmails: users.formerEmails,
-    sessions: auth.sessionData,
-    memberships: members.memberships,
-    appointments: offices.appointments,
-    onboarding: onboarding.personalData,
-    interviews: interviews.personalData,
-    credentials: credentials.personalData,
-    audit: audit.services.audit,
-    files: files.personalData,
-    // Appointments before the member records they count on; files before the account; mail last.
-    erasers: [
-      offices.appointments,
-      onboarding.personalData,
-      interviews.personalData,
-      credentials.personalData,
-      members.memberships,
-      files.personalData,
-      auth.sessionData,
-      users.account,
-    ],
+    ...base,
+    deps: () => ({
+      account: users.account,
+      formerEmails: users.formerEmails,
+      sessions: auth.sessionData,
+      memberships: members.memberships,
+      appointments: offices.appointments,
+      onboarding: onboarding.personalData,
+      interviews: interviews.personalData,
+      credentials: credentials.personalData,
+      membership: membership.personalData,
+      profiles: profiles.personalData,
+      audit: audit.services.audit,
+      files: files.personalData,
+      // Appointments before the member records they count on; files before the account; mail last.
+      erasers: [
+        offices.appointments,
+        onboarding.personalData,
+        interviews.personalData,
+        credentials.personalData,
+        membership.personalData,
+        { erase: ({ id }) => organisation.forgetEditor(id) },
+        profiles.personalData,
+        members.memberships,
+        files.personalData,
+        webhooks.personalData,
+        auth.sessionData,
+        users.account,
+      ],
+    }),
   });
 
   const modules: ModuleParts[] = [
@@ -158,14 +246,18 @@ export function createServices(
     auth,
     branches,
     members,
+    profiles,
     offices,
     onboarding,
     interviews,
     credentials,
+    organisation,
+    membership,
     audit,
     files,
     events,
     news,
+    webhooks,
   ];
   const migrations = modules.flatMap((module) => module.migrations ?? []);
   return {
@@ -175,32 +267,45 @@ export function createServices(
       ...auth.services,
       ...branches.services,
       ...members.services,
+      ...profiles.services,
       ...offices.services,
       ...onboarding.services,
       ...interviews.services,
       ...credentials.services,
+      ...organisation.services,
+      ...membership.services,
       ...audit.services,
       ...files.services,
       ...events.services,
       ...news.services,
+      ...webhooks.services,
+      ...reports.services,
       ...privacy.services,
       rateLimits,
       changeStamps: new ChangeStamps(connection),
       health: { databaseUp: () => isDatabaseUp(connection) },
     },
-    /** Every module's collections, whose indexes are built at start. */
-    models: modules.flatMap((module) => module.models),
+    /** Every module's collections, and the scheduler's, whose indexes are built at start. */
+    models: [...modules.flatMap((module) => module.models), createJobModel(connection)],
+    /** Started once indexes exist; stopped first at shutdown, while what its jobs use is open. */
+    scheduler,
     /** Brings records written by earlier versions up to date, at start (src/db/migrations.ts). */
     migrations,
     /** The accounts' collection, for the first administrator at start. */
     userRepository: users.repository,
+    /** Told the port once the server listens (src/server.ts). */
+    serviceUrl,
     /**
      * Not for requests: tests sign a token, read sealed fields and what the hashing queue did,
      * flush mail, migrate again.
      */
     internals: {
+      /** Renewal figures by month, as the reports will read them. */
+      renewalFacts: membership.renewalFacts,
       tokens: auth.tokens,
       hashing: auth.hashing,
+      /** Moved forward by tests (`advance`) instead of sleeping for an expiry or a schedule. */
+      clock,
       cipher,
       mailer,
       background,
@@ -211,6 +316,7 @@ export function createServices(
      * and the modules' timers; the connection belongs to the caller.
      */
     close: async () => {
+      await scheduler.stop();
       await background.drain();
       await Promise.all([
         mailer.close(),

@@ -4,6 +4,7 @@
  * alone (a bug) keep their stack.
  */
 export function startupProblem(error: unknown): string {
+  if (error instanceof StartupRefusal) return `Cannot start: ${error.message}.`;
   const failure = error as (NodeJS.ErrnoException & { address?: string; port?: number }) | null;
   const message = error instanceof Error ? error.message : String(error);
   if (failure?.code === "EADDRINUSE") {
@@ -16,6 +17,15 @@ export function startupProblem(error: unknown): string {
   }
   if (failure?.code === "EACCES" && failure.port !== undefined)
     return `Cannot start: no permission to listen on port ${failure.port} (ports below 1024 need root). Choose PORT=4000 or another above 1024.`;
+  const unwritable = unwritablePlace(failure);
+  if (unwritable)
+    return [
+      `Cannot start: ${unwritable}.`,
+      "The service keeps its development database, uploaded files, mail outbox and keys in",
+      "DATA_DIR: make that folder writable by the user running the service, or set DATA_DIR to",
+      "one that is (the data stays as it was: nothing was started on it).",
+    ].join("\n");
+  if (/^DATA_DIR /.test(message)) return `Cannot start: ${message}.`;
   if (isDatabaseProblem(failure, message))
     return [
       "Cannot start: no database to be had.",
@@ -27,6 +37,23 @@ export function startupProblem(error: unknown): string {
       "MongoDB (docker run -d -p 27017:27017 mongo:7) and set MONGODB_URI=mongodb://127.0.0.1:27017",
     ].join("\n");
   return `Cannot start: ${error instanceof Error ? (error.stack ?? message) : message}`;
+}
+
+/**
+ * A refusal that says all there is to say in its message (e.g. another launcher runs the data
+ * folder's database): printed as that one sentence, never with a stack.
+ */
+export class StartupRefusal extends Error {}
+
+/** A file or folder the service may not write, as one clause; undefined for any other failure. */
+function unwritablePlace(
+  failure: (NodeJS.ErrnoException & { port?: number }) | null,
+): string | undefined {
+  if (!failure?.path || failure.port !== undefined) return undefined;
+  if (failure.code === "EROFS") return `${failure.path} is on a read-only file system`;
+  if (failure.code === "EACCES" || failure.code === "EPERM")
+    return `${failure.path} may not be written by this user (${failure.code})`;
+  return undefined;
 }
 
 function isDatabaseProblem(failure: { name?: string } | null, message: string): boolean {

@@ -14,10 +14,12 @@ import {
 import {
   createMemberModel,
   openKeyOf,
+  choiceOf,
   sealed,
   searchTextOf,
   type MemberRecord,
 } from "../../src/modules/members/member.model";
+import { manilaMonth } from "../../src/modules/reports/report-ports";
 import { duplicateKeysOf, type DuplicateKeys } from "../../src/modules/members/member-duplicates";
 import {
   createMemberCounterModel,
@@ -66,6 +68,8 @@ export interface DemoSeedResult {
   skipped: number;
   offices: number;
   holders: number;
+  /** The administrator the demo's decisions are made by. */
+  reviewerId: string;
 }
 
 /** Enough approved members to staff every demo office. */
@@ -172,6 +176,7 @@ export async function seedDemo(
     skipped: options.members - added,
     offices: staffed.offices,
     holders: staffed.holders,
+    reviewerId,
   };
 }
 
@@ -323,11 +328,16 @@ function demoPerson(
     privacyConsent: { noticeVersion: "2024-01", consentedAt: createdAt },
     archivedAt,
     statusHistory,
+    // As an approval writes it, so the start-up's backfill finds nothing to do.
+    approvedMonth:
+      status === MemberStatus.APPROVED
+        ? manilaMonth(statusHistory.filter((entry) => entry.to === status).at(-1)!.at)
+        : null,
     openKey: openKeyOf({ _id: memberId, userId, status, archivedAt }),
     activeOffices: 0,
     memberType: null,
     badgeNumber: null,
-    publicProfile: { listed: false, showPhoto: false, showLocation: false, showBranches: false },
+    publicProfile: choiceOf({}),
     searchEmail: email,
     searchText: searchTextOf({ firstName, lastName, mobilePhoneNumber }, email),
     createdAt,

@@ -18,7 +18,12 @@ export type StampedSource =
   | "offices"
   | "office_holders"
   | "member_requirements"
-  | "files";
+  | "files"
+  | "users"
+  | "member_certificates"
+  | "member_public_records"
+  | "member_follows"
+  | "membership_terms";
 
 interface StampRecord {
   _id: string;
@@ -52,6 +57,22 @@ const QUERY_WRITES = [
 ] as const;
 const MODEL_WRITES = ["insertMany", "bulkWrite"] as const;
 
+/**
+ * How long a replica may answer revalidations from a version it read, when it made no write
+ * since: a write through another replica is seen here at most this much later. Safe beside
+ * `max-age=60` (docs/decisions.md, "The ETag is a version").
+ */
+export const VERSION_MAX_AGE_MS = 1000;
+
+/**
+ * Bumps made through each connection (a replica's own writes), counted once acknowledged: a
+ * version read before the count moved is not used again, so a replica answers its own writes
+ * at once. On the connection object itself: one process may hold several (tests run replicas).
+ */
+const LOCAL_BUMPS = Symbol("localBumps");
+type Counted = Connection & { [LOCAL_BUMPS]?: number };
+const localBumpsOf = (connection: Counted) => connection[LOCAL_BUMPS] ?? 0;
+
 /** Adds one to the source's stamp: an atomic upsert, so concurrent writers never lose a bump. */
 export async function bumpStamp(connection: Connection, source: string): Promise<void> {
   const db = connection.db;
@@ -59,6 +80,7 @@ export async function bumpStamp(connection: Connection, source: string): Promise
   await db
     .collection<StampRecord>(CHANGE_STAMPS)
     .updateOne({ _id: source }, { $inc: { n: 1 } }, { upsert: true });
+  (connection as Counted)[LOCAL_BUMPS] = localBumpsOf(connection) + 1;
 }
 
 /**
@@ -127,19 +149,57 @@ export function changedNothing(result: unknown, upsert = false): boolean {
   return counts.matchedCount === 0 && (counts.upsertedCount ?? 0) === 0;
 }
 
-/** Reads the version of a public answer made of some sources, as of `now`. */
+/** A version read, kept for the revalidations that follow it closely. */
+interface RememberedVersion {
+  version: Promise<string>;
+  /** When it was read (the `now` it was read as of), in ms. */
+  readAt: number;
+  /** This replica's bumps when the read began. */
+  bumps: number;
+}
+
+/**
+ * Reads the version of a public answer made of some sources, as of `now`. A version read is
+ * remembered per set of sources (a handful: those the routes declare) for VERSION_MAX_AGE_MS,
+ * and until this replica writes to any source: concurrent and following revalidations share
+ * it instead of each reading the stamps. It names a state; no answer or record is kept.
+ */
 export class ChangeStamps {
+  private readonly remembered = new Map<string, RememberedVersion>();
+
   constructor(private readonly connection: Connection) {
     // Declared as a model so the collection's queries are known to be served by `_id`.
     if (!connection.models.ChangeStamp)
       connection.model<StampRecord>("ChangeStamp", changeStampSchema, CHANGE_STAMPS);
   }
 
+  /** The sources' version as of `now`, read at most VERSION_MAX_AGE_MS earlier (see above). */
+  version(names: readonly StampedSource[], now: Date): Promise<string> {
+    const key = names.join("|");
+    const at = now.getTime();
+    const bumps = localBumpsOf(this.connection);
+    const known = this.remembered.get(key);
+    if (
+      known &&
+      known.bumps === bumps &&
+      at >= known.readAt &&
+      at - known.readAt < VERSION_MAX_AGE_MS
+    )
+      return known.version;
+    const read: RememberedVersion = { version: this.read(names, now), readAt: at, bumps };
+    this.remembered.set(key, read);
+    // A failed read is not kept: the next request reads again.
+    read.version.catch(() => {
+      if (this.remembered.get(key) === read) this.remembered.delete(key);
+    });
+    return read.version;
+  }
+
   /**
    * An opaque text naming the sources' state: their stamps (one query by `_id`) and, for a
    * time-dependent source, the newest due time already past (one indexed point read).
    */
-  async version(names: readonly StampedSource[], now: Date): Promise<string> {
+  private async read(names: readonly StampedSource[], now: Date): Promise<string> {
     const db = this.connection.db;
     if (!db) throw new Error("the database connection is not open");
     const [stamps, ...dues] = await Promise.all([

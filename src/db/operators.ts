@@ -14,6 +14,10 @@ export function oneOf<T>(values: T[]) {
   return mongoose.trusted({ $in: values });
 }
 
+export function noneOf<T>(values: T[]) {
+  return mongoose.trusted({ $nin: values });
+}
+
 export function lessThan<T>(value: T) {
   return mongoose.trusted({ $lt: value });
 }

@@ -4,6 +4,8 @@
  * only place that turns them into responses.
  */
 
+import { bodyTooLarge, JSON_BODY_LIMIT_BYTES } from "./byte-size";
+
 /**
  * Every code, its status and either the message used when none is given or, where each throw
  * words its own, an example of one (for the API documentation).
@@ -22,7 +24,7 @@ const ERRORS = {
   EMAIL_NOT_VERIFIED: { status: 403, fallback: "Verify your email address first" },
   NOT_FOUND: { status: 404, example: "No record with this id" },
   CONFLICT: { status: 409, example: "This conflicts with the record's current state" },
-  PAYLOAD_TOO_LARGE: { status: 413, example: "The request body exceeds 1 MiB" },
+  PAYLOAD_TOO_LARGE: { status: 413, example: bodyTooLarge(JSON_BODY_LIMIT_BYTES) },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, example: "The request body must be JSON" },
   TOO_MANY_REQUESTS: { status: 429, example: "Too many requests; try again later" },
   INTERNAL_SERVER_ERROR: { status: 500, example: "Something went wrong" },
@@ -92,17 +94,20 @@ export class PayloadTooLargeError extends appError("PAYLOAD_TOO_LARGE") {}
 export class UnsupportedMediaTypeError extends appError("UNSUPPORTED_MEDIA_TYPE") {}
 export class ServiceUnavailableError extends appError("SERVICE_UNAVAILABLE") {}
 
-/** The field paths of the request that failed its checks. */
+/**
+ * The field paths of the request that failed its checks. With one problem its text is the
+ * message (clients show `message`); with several, a summary that points at `errors`.
+ */
 export class ValidationError extends appError("VALIDATION_ERROR") {
   constructor(
     readonly errors: FieldError[],
-    message = "The request has invalid fields",
+    message = errors.length === 1 ? errors[0].message : "The request has invalid fields",
   ) {
     super(message);
   }
 
   static field(path: string, message: string): ValidationError {
-    return new ValidationError([{ path, message }], message);
+    return new ValidationError([{ path, message }]);
   }
 }
 

@@ -23,6 +23,12 @@ export interface ErrorResponse {
 
 export interface ErrorMappingOptions {
   exposeDetail: boolean;
+  /**
+   * Leave GraphQL's "Did you mean …?" out of every message, field errors included: it spells
+   * out enum values and field names to whoever guesses. By default wherever detail is hidden
+   * (production).
+   */
+  hideSuggestions?: boolean;
 }
 
 /**
@@ -33,8 +39,11 @@ export interface ErrorMappingOptions {
 export function toErrorResponse(error: unknown, options: ErrorMappingOptions): ErrorResponse {
   const known = recognise(error);
   if (known) {
-    const body: ErrorBody = { code: known.code, message: known.message };
-    if (known instanceof ValidationError) body.errors = known.errors;
+    const hide = options.hideSuggestions ?? !options.exposeDetail;
+    const text = (message: string) => (hide ? withoutSuggestion(message) : message);
+    const body: ErrorBody = { code: known.code, message: text(known.message) };
+    if (known instanceof ValidationError)
+      body.errors = known.errors.map((problem) => ({ ...problem, message: text(problem.message) }));
     return { status: known.status, body, headers: known.headers };
   }
   const body: ErrorBody = {
@@ -44,6 +53,11 @@ export function toErrorResponse(error: unknown, options: ErrorMappingOptions): E
   if (options.exposeDetail && error instanceof Error)
     body.error = { name: error.name, message: error.message };
   return { status: 500, body };
+}
+
+/** A message without graphql-js's suggestion (`… enum. Did you mean the enum value "X"?`). */
+export function withoutSuggestion(message: string): string {
+  return message.replace(/\s*Did you mean [^?]*\?/g, "");
 }
 
 /** Our own errors, wherever GraphQL wrapped them, plus the client and database failures we can name. */

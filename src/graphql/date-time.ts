@@ -9,7 +9,7 @@ export const DATE_INPUT_FORMS =
 const CALENDAR_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /**
- * A date a client sends (contract §3): forms and spreadsheets send plain calendar dates, APIs
+ * A date a client sends: forms and spreadsheets send plain calendar dates, APIs
  * send date-times; both are taken, anything else is refused naming both forms. Undefined for
  * a refused value.
  */

@@ -1,4 +1,5 @@
 import { Field, Int, ObjectType, type ClassType } from "type-graphql";
+import type { PageResult } from "../modules/page-result";
 
 /**
  * The REST envelopes of the contract are GraphQL types too: a REST route returns its
@@ -102,3 +103,10 @@ export const created = <T>(data: T, message: string): Payload<T> => ({
   data,
 });
 export const acknowledged = (message: string): Acknowledgement => ({ code: "OK", message });
+/** A service's page in the list envelope: its items as `data`, and the pagination they make. */
+export const paged = <T>(result: PageResult<T>, message: string): Page<T> => ({
+  code: "OK",
+  message,
+  data: result.items,
+  pagination: Pagination.of(result.page, result.limit, result.total),
+});

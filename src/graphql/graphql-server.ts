@@ -4,8 +4,14 @@ import {
   ApolloServerPluginLandingPageDisabled,
 } from "@apollo/server/plugin/disabled";
 import type { GraphQLFormattedError, GraphQLSchema } from "graphql";
-import { recognise, toErrorResponse } from "../errors/error-mapper";
+import {
+  recognise,
+  toErrorResponse,
+  withoutSuggestion,
+  type ErrorMappingOptions,
+} from "../errors/error-mapper";
 import type { RequestContext } from "./context";
+import { publicReadBudgetPlugin, type ConsumePublicReads } from "./public-read-budget";
 import { complexityLimitPlugin, MAX_TOKENS, queryLimitRules } from "./query-limits";
 
 export interface GraphqlServerOptions {
@@ -14,6 +20,8 @@ export interface GraphqlServerOptions {
   exposeErrorDetail: boolean;
   /** Leave GraphQL's "Did you mean …?" out of error messages; by default, without introspection. */
   hideSuggestions?: boolean;
+  /** Draws the public root fields a document runs from the per-IP public-read bucket. */
+  consumePublicReads?: ConsumePublicReads;
 }
 
 /**
@@ -40,10 +48,16 @@ export function createGraphqlServer(options: GraphqlServerOptions): ApolloServer
       // Nothing here is cacheable by HTTP caches, and the plugin wraps every field resolver.
       ApolloServerPluginCacheControlDisabled(),
       complexityLimitPlugin(options.schema),
+      ...(options.consumePublicReads
+        ? [publicReadBudgetPlugin(options.schema, options.consumePublicReads)]
+        : []),
       logUnexpectedErrors(),
     ],
     formatError: (formatted, error) => {
-      const shown = formatGraphqlError(formatted, error, options.exposeErrorDetail);
+      const shown = formatGraphqlError(formatted, error, {
+        exposeDetail: options.exposeErrorDetail,
+        hideSuggestions,
+      });
       // Apollo's option covers validation; variable coercion suggests enum values the same way.
       return hideSuggestions ? { ...shown, message: withoutSuggestion(shown.message) } : shown;
     },
@@ -53,14 +67,14 @@ export function createGraphqlServer(options: GraphqlServerOptions): ApolloServer
 function formatGraphqlError(
   formatted: GraphQLFormattedError,
   error: unknown,
-  exposeDetail: boolean,
+  mapping: ErrorMappingOptions,
 ): GraphQLFormattedError {
   const apolloCode = formatted.extensions?.code;
   if (typeof apolloCode === "string" && apolloCode.startsWith("GRAPHQL_")) {
     // Parse and validation failures: GraphQL's message is the useful one.
     return { ...formatted, extensions: { code: "BAD_REQUEST", status: 400 } };
   }
-  const { status, body } = toErrorResponse(error, { exposeDetail });
+  const { status, body } = toErrorResponse(error, mapping);
   const { code, message, ...rest } = body;
   return {
     message,
@@ -68,10 +82,6 @@ function formatGraphqlError(
     path: formatted.path,
     extensions: { code, status, ...rest },
   };
-}
-
-function withoutSuggestion(message: string): string {
-  return message.replace(/ ?Did you mean(.+?)\?$/, "");
 }
 
 function logUnexpectedErrors(): ApolloServerPlugin<RequestContext> {

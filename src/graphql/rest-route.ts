@@ -12,6 +12,8 @@ export const REST_TAGS = {
   Users:
     "The caller's own account and, for administrators, every account; data exports of an account.",
   Members: "Membership applications and their review by administrators.",
+  "Public profiles":
+    "A member's public page: what it shows, the owner's edits (banner, church, education, certificates, public records) and its followers.",
   "Office titles": "The hierarchy of chaplain office titles, from Chief Chaplain to barangay.",
   "Office holders": "Who holds which office title, since when, until when.",
   "Branch services": "The branches of service an applicant may choose (public lists).",
@@ -20,14 +22,27 @@ export const REST_TAGS = {
   Interviews:
     "Interviewers and their slots, members' online interview bookings and their outcomes.",
   Credentials: "The member's ID card, certificate and QR code, rendered by the service.",
+  Membership:
+    "The membership year the oath starts: its renewal, the administrators' verification, revocation of credentials.",
+  Settings: "The organisation's identity printed on every credential and mail.",
   Events: "The organisation's events: public pages, members' details, administration.",
   News: "News posts and blogs: published ones on the public pages, all for administrators.",
   Audit: "The log of administrative acts, for administrators, and each account's own activity.",
   Files:
     "Uploaded documents and images: their records here; their bytes over POST /files, GET /files/{id} (signed links) and GET /files/public/{id}.",
+  Reports:
+    "Counts for the office (members, onboarding, payments, interviews), each one aggregation; also as CSV (`?format=csv` or `Accept: text/csv`). Administrators only.",
+  Webhooks:
+    "Endpoints told of each change the public pages show (Standard Webhooks signatures), and their delivery logs. Administrators only.",
 } as const;
 
 export type RestTag = keyof typeof REST_TAGS;
+
+/**
+ * A file's id as POST /files answers it (a UUID v7), for the examples of inputs that name a
+ * file: upload first, then send the id the upload answered (requests.http shows the order).
+ */
+export const EXAMPLE_FILE_ID = "0194f3a2-6c1e-7b45-9a0d-3e5f7a9b1c2d";
 
 /** What an operation's REST path says beyond its method and path. */
 export interface RestOptions {
@@ -59,7 +74,7 @@ export interface RestOptions {
    */
   publicCache?: true | PublicCacheSources;
   /**
-   * Further paths of the same operation (a client that names it otherwise, contract §13): each
+   * Further paths of the same operation (the organisation's client names some otherwise): each
    * runs this field with the same arguments, access, audit and answer; only the path differs.
    */
   aliases?: RestAlias[];
@@ -98,9 +113,9 @@ export function Rest(method: HttpMethod, path: string, options: RestOptions): Me
 
 /**
  * Every root field's REST route, read off the built schema: a field without `@Rest` stops the
- * service from starting, so each REST path is exactly one operation and every operation has
- * one, plus its aliases (two routes on one method and path stop it too). Ordered by group, then path, literal segments before parameters (`/users/current` is
- * matched before `/users/:userId`).
+ * service from starting, so each REST path is exactly one operation and every operation has one,
+ * plus its aliases (two routes on one method and path stop it too). Ordered by group, then path,
+ * literal segments before parameters (`/users/current` is matched before `/users/:userId`).
  */
 export function restRoutes(schema: GraphQLSchema): RestRoute[] {
   const routes: RestRoute[] = [];

@@ -7,12 +7,19 @@ import { AuthResolver } from "../modules/auth/auth.resolver";
 import { SessionResolver } from "../modules/auth/session.resolver";
 import { BranchServiceResolver } from "../modules/branch-services/branch-service.resolver";
 import { CredentialResolver } from "../modules/credentials/credential.resolver";
+import { MembershipResolver } from "../modules/membership/membership.resolver";
+import { OrganisationResolver } from "../modules/organisation/organisation.resolver";
 import { InterviewResolver } from "../modules/interviews/interview.resolver";
+import { InterviewerResolver } from "../modules/interviews/interviewer.resolver";
 import { EventResolver } from "../modules/events/event.resolver";
 import { NewsResolver } from "../modules/news/news.resolver";
 import { MemberProfileResolver } from "../modules/members/member-profile";
 import { MemberResolver } from "../modules/members/member.resolver";
 import { MemberPublicResolver } from "../modules/members/member-public.resolver";
+import { MemberPageResolver } from "../modules/members/member-page.resolver";
+import { CertificateResolver } from "../modules/profiles/certificate.resolver";
+import { FollowResolver } from "../modules/profiles/follow.resolver";
+import { PublicRecordResolver } from "../modules/profiles/public-record.resolver";
 import { OfficeHolderResolver } from "../modules/offices/office-holder.resolver";
 import { OfficeResolver } from "../modules/offices/office.resolver";
 import { AvatarResolver, MemberPhotoResolver } from "../modules/files/avatar.resolver";
@@ -28,6 +35,8 @@ import { RequirementResolver } from "../modules/onboarding/requirement.resolver"
 import { TrainingResolver } from "../modules/onboarding/training.resolver";
 import { DataExportResolver } from "../modules/privacy/data-export.resolver";
 import { UsersResolver } from "../modules/users/users.resolver";
+import { WebhookResolver } from "../modules/webhooks/webhook.resolver";
+import { ReportPartsResolver, ReportsResolver } from "../modules/reports/reports.resolver";
 import { authChecker } from "./access";
 import { validateArguments } from "./validation";
 
@@ -37,6 +46,10 @@ export const resolvers = [
   UsersResolver,
   MemberResolver,
   MemberPublicResolver,
+  MemberPageResolver,
+  CertificateResolver,
+  PublicRecordResolver,
+  FollowResolver,
   MemberProfileResolver,
   OfficeResolver,
   OfficeHolderResolver,
@@ -49,7 +62,10 @@ export const resolvers = [
   MemberOnboardingResolver,
   MemberProfileOnboardingResolver,
   InterviewResolver,
+  InterviewerResolver,
   CredentialResolver,
+  MembershipResolver,
+  OrganisationResolver,
   EventResolver,
   NewsResolver,
   AuditLogResolver,
@@ -57,6 +73,9 @@ export const resolvers = [
   FileResolver,
   AvatarResolver,
   MemberPhotoResolver,
+  WebhookResolver,
+  ReportsResolver,
+  ReportPartsResolver,
 ] as const;
 
 export function buildAppSchema(): Promise<GraphQLSchema> {

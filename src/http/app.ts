@@ -18,12 +18,15 @@ import { isUnexpected, toErrorResponse } from "../errors/error-mapper";
 import { createContextBuilder } from "../graphql/context";
 import { createGraphqlServer } from "../graphql/graphql-server";
 import type { Services } from "../services";
-import { graphiqlAssets, graphiqlPage, swaggerUi } from "./explorers";
+import { favicon, graphiqlAssets, graphiqlPage, swaggerUi } from "./explorers";
 import { useRequestShell } from "./request-shell";
 import { operationsRoutes, serviceRoot } from "./operations";
 import { describeMemberExport, memberExportRoute } from "./member-export";
+import { describeReportCsv, reportCsvRoute } from "./report-csv";
+import { dashboardRoutes } from "./dashboard";
 import { describeFileRoutes } from "./file-route-table";
 import { fileRoutes } from "./file-routes";
+import { bodyTooLarge } from "../errors/byte-size";
 import { jsonBody } from "./json-body";
 import { API_BASE, createRestApi } from "./rest/rest-api";
 
@@ -55,17 +58,26 @@ export async function createApp(
     publicVersion: (sources, now) => services.changeStamps.version(sources, now),
   });
   describeMemberExport(rest.openApi);
-  describeFileRoutes(rest.openApi);
+  describeReportCsv(rest.openApi);
+  describeFileRoutes(rest.openApi, config.files.maxBytes);
   // One mount for everything under /api/v1: each mount a request passes rewrites its URL, which
   // is parsed again on the way in and out, so every extra mount is routing work per request.
   const api = express.Router();
   api.use(operationsRoutes(services.health));
   api.use("/docs", swaggerUi(`${API_BASE}/openapi.json`));
   api.use(memberExportRoute(schema, buildContext));
-  api.use(fileRoutes(buildContext, config.files.maxBytes));
+  api.use(reportCsvRoute(buildContext));
+  api.use(
+    fileRoutes(buildContext, {
+      maxBytes: config.files.maxBytes,
+      bodyLimitBytes: config.bodyLimitBytes,
+    }),
+  );
   api.use(rest.router);
   app.use(API_BASE, api);
   app.get("/", serviceRoot);
+  app.get("/favicon.ico", favicon);
+  app.use("/admin", dashboardRoutes());
 
   const graphql = createGraphqlServer({
     schema,
@@ -73,6 +85,7 @@ export async function createApp(
     exposeErrorDetail,
     // "Did you mean …?" spells the schema out to whoever guesses, introspection or not.
     hideSuggestions: config.nodeEnv === "production" || !config.graphqlIntrospection,
+    consumePublicReads: (ip, count) => services.rateLimits.consumePublicReads(ip, count),
   });
   await graphql.start();
   app.use("/graphql/assets", graphiqlAssets());
@@ -107,8 +120,7 @@ export function errorResponder(exposeDetail: boolean): ErrorRequestHandler {
 /** express.json reports its own failures with a `type` (and the limit it enforced). */
 function translateExpressError(error: unknown): unknown {
   const { type, limit } = (error ?? {}) as { type?: string; limit?: number };
-  if (type === "entity.too.large")
-    return new PayloadTooLargeError(`The request body exceeds ${sizeOf(limit ?? 0)}`);
+  if (type === "entity.too.large") return new PayloadTooLargeError(bodyTooLarge(limit ?? 0));
   if (type === "entity.parse.failed")
     return new BadRequestError("The request body is not valid JSON");
   if (type === "charset.unsupported" || type === "encoding.unsupported")
@@ -117,6 +129,3 @@ function translateExpressError(error: unknown): unknown {
   if (error instanceof URIError) return new BadRequestError("The path is not validly encoded");
   return error;
 }
-
-const sizeOf = (bytes: number) =>
-  bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${Math.round(bytes / 1024)} KiB`;

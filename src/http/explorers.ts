@@ -55,6 +55,19 @@ export function swaggerUi(openApiUrl: string, options: ExplorerOptions = {}): ex
   return router;
 }
 
+/**
+ * The service's icon (16x16 PNG: a white cross on blue), at /favicon.ico where browsers ask for
+ * it unprompted and where both explorer pages name it, so neither shows a 404 in the console.
+ */
+const FAVICON = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAIAAACQkWg2AAAAJUlEQVR42mOQs+oiCTFQQcN/JDDENPzHCwZEw3AIVvI1UDm1AgBNCW0GA7EUawAAAABJRU5ErkJggg==",
+  "base64",
+);
+
+export function favicon(_req: Request, res: Response): void {
+  res.type("png").set("cache-control", "public, max-age=86400").send(FAVICON);
+}
+
 export function graphiqlAssets(): express.Router {
   const router = express.Router();
   router.get("/explorer.js", (_req, res) => {
@@ -113,7 +126,7 @@ function bannerHtml(banner: string | undefined): string {
 function swaggerPage(banner?: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Chaplaincy membership API: REST v1</title>
-<link rel="stylesheet" href="assets/swagger-ui.css"></head>
+<link rel="icon" href="/favicon.ico"><link rel="stylesheet" href="assets/swagger-ui.css"></head>
 <body>${bannerHtml(banner)}<div id="swagger-ui"></div>
 <script src="assets/swagger-ui-bundle.js"></script><script src="init.js"></script></body></html>`;
 }
@@ -121,7 +134,7 @@ function swaggerPage(banner?: string): string {
 function graphiqlHtml(banner?: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Chaplaincy membership API: GraphQL</title>
-<link rel="stylesheet" href="/graphql/assets/graphiql.css">
+<link rel="icon" href="/favicon.ico"><link rel="stylesheet" href="/graphql/assets/graphiql.css">
 <style>body{margin:0;height:100vh;display:flex;flex-direction:column}#graphiql{flex:1;min-height:0}</style></head>
 <body>${bannerHtml(banner)}<div id="graphiql">Loading…</div>
 <script src="/graphql/assets/react.js"></script><script src="/graphql/assets/react-dom.js"></script>

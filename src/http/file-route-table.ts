@@ -1,41 +1,18 @@
-import type { ErrorCode } from "../errors/app-errors";
+import { fileTooLarge } from "../errors/byte-size";
 import { errorResponses, type Json } from "./openapi/openapi-parts";
 import { SHARED_ERRORS } from "./openapi/openapi";
-import { UPLOAD_PURPOSES } from "../modules/files/file.service";
+import { UPLOAD_PURPOSES } from "../modules/files/upload-rules";
+import {
+  FILE_TYPES,
+  UPLOAD_REASONS,
+  linkParameters,
+  text,
+  uuidInPath,
+  type FileRoute,
+} from "./file-route";
+import { SITE_UPLOAD_ROUTES } from "./site-upload-route-table";
 
-/**
- * The byte routes of stored files, declared once: src/http/file-routes.ts mounts each entry's
- * method and path with the handler of its name, and describeFileRoutes writes the same entries
- * into the OpenAPI document (Sofa describes GraphQL operations only), so a route cannot be
- * served without being documented, nor documented under another path.
- */
-export interface FileRoute {
-  method: "GET" | "POST";
-  /** Under /api/v1, in express's notation. */
-  path: string;
-  operationId: string;
-  summary: string;
-  description: string;
-  /** Bearer required, a Bearer or a signed link, or nothing. */
-  access: "bearer" | "bearer-or-link" | "public";
-  parameters: Json[];
-  requestBody?: Json;
-  success: { status: number; description: string; headers: Json; content: Json };
-  errors: number[];
-  /** Codes errorResponses lists only for the routes naming them. */
-  errorCodes?: ErrorCode[];
-}
-
-const text = (description: string) => ({ description, schema: { type: "string" } });
-const FILE_ID = {
-  name: "id",
-  in: "path",
-  required: true,
-  description: "The file's id (its record's `id`)",
-  schema: { type: "string", format: "uuid" },
-};
-/** The types a stored file may have: the upload inspector decides them from the bytes. */
-const FILE_TYPES = ["application/pdf", "image/jpeg", "image/png", "image/webp"];
+const FILE_ID = uuidInPath("id", "The file's id (its record's `id`)");
 const binary = (types: string[]) =>
   Object.fromEntries(types.map((type) => [type, { schema: { type: "string", format: "binary" } }]));
 const BYTES_HEADERS = {
@@ -45,20 +22,24 @@ const BYTES_HEADERS = {
     "`inline` for images, `attachment` for PDFs, with the stored name (RFC 6266 `filename*`)",
   ),
   "X-Content-Type-Options": text("Always `nosniff`"),
+  "Content-Security-Policy": text("`default-src 'none'; sandbox`: the bytes never run as a page"),
   "Cross-Origin-Resource-Policy": text("`cross-origin`: the web client shows these from its own"),
 };
 
-export const FILE_ROUTES = {
+const FILE_BYTE_ROUTES = {
   upload: {
     method: "POST",
+    handler: "upload",
     path: "/files",
     operationId: "uploadFile",
     summary: "Upload one file (multipart), streamed into storage",
     description:
       "Any signed-in caller with a verified email. One part `file` and a field `purpose`, in " +
       "either order. The type is decided from the bytes (PDF, JPEG, PNG, WebP; AVATAR, " +
-      "EVENT_IMAGE and NEWS_MEDIA images only), never from the declared name or type; the size " +
-      "limit (FILE_MAX_BYTES) is enforced while reading; a refused upload leaves nothing stored. " +
+      "PUBLIC_RECORD, EVENT_IMAGE and NEWS_MEDIA images only), never from the declared name or " +
+      "type; the size limit (FILE_MAX_BYTES) is enforced while reading; an image is stored " +
+      "re-encoded without its metadata (Exif, GPS, XMP, text chunks), so `size` and `sha256` " +
+      "are those of the stored bytes; a refused upload leaves nothing stored. " +
       "At most FILE_MAX_PER_USER files per account; rate limited per account. A file no record " +
       "names is deleted after FILE_ORPHAN_HOURS. Not a GraphQL operation.",
     access: "bearer",
@@ -104,16 +85,20 @@ export const FILE_ROUTES = {
     },
     errors: [...SHARED_ERRORS, 401, 403, 409, 413, 415],
     errorCodes: ["EMAIL_NOT_VERIFIED"],
+    reasons: UPLOAD_REASONS,
   },
   // Before `/files/:id` for a reader's sake; the paths cannot both match one request.
   readPublic: {
     method: "GET",
+    handler: "readPublic",
     path: "/files/public/:id",
     operationId: "readPublicFile",
     summary: "A public file's bytes (event and news images, consented photos)",
     description:
-      "Anyone. Event and news images, and the avatars and approved photos a member's consent " +
-      "opens, while it holds; any other id is 404. Not a GraphQL operation.",
+      "Anyone. An event's image while a PUBLIC event shows it, news media while a post that " +
+      "is out (PUBLISHED, its publishedAt come) shows them, a listed member's current avatar " +
+      "and the approved photo a member chose to show, while that holds; any other id is the " +
+      "same 404. Not a GraphQL operation.",
     access: "public",
     parameters: [FILE_ID],
     success: {
@@ -126,6 +111,7 @@ export const FILE_ROUTES = {
   },
   read: {
     method: "GET",
+    handler: "read",
     path: "/files/:id",
     operationId: "readFile",
     summary: "A private file's bytes, by Bearer or by its signed link",
@@ -138,7 +124,7 @@ export const FILE_ROUTES = {
     access: "bearer-or-link",
     parameters: [
       FILE_ID,
-      ...[
+      ...linkParameters([
         ["expires", "The link's expiry, in seconds since the epoch", { type: "integer" }],
         [
           "reader",
@@ -146,13 +132,7 @@ export const FILE_ROUTES = {
           { type: "string" },
         ],
         ["signature", "The link's HMAC", { type: "string" }],
-      ].map(([name, description, schema]) => ({
-        name,
-        in: "query",
-        required: false,
-        description,
-        schema,
-      })),
+      ]),
     ],
     success: {
       status: 200,
@@ -164,31 +144,35 @@ export const FILE_ROUTES = {
   },
 } satisfies Record<string, FileRoute>;
 
-export type FileRouteName = keyof typeof FILE_ROUTES;
-
-/** What 413 and 415 mean on an upload (the JSON routes' reasons do not apply). */
-const UPLOAD_REASONS: Record<number, string> = {
-  413: "The file is larger than FILE_MAX_BYTES",
-  415: "Not multipart/form-data, or a file whose bytes are none of the accepted types",
+/** Every byte route: the files' own and the organisation's site's upload protocol. */
+export const FILE_ROUTES: Record<string, FileRoute> = {
+  ...FILE_BYTE_ROUTES,
+  ...SITE_UPLOAD_ROUTES,
 };
 
-/** Adds the byte routes to the OpenAPI document (called where the document is made). */
-export function describeFileRoutes(openApi: Json): void {
+/**
+ * Adds the byte routes to the OpenAPI document (called where the document is made); an upload's
+ * 413 example names the file limit the service enforces (FILE_MAX_BYTES).
+ */
+export function describeFileRoutes(openApi: Json, fileMaxBytes: number): void {
   const paths = openApi.paths as Record<string, Record<string, Json>>;
   const schemas = (openApi.components as { schemas: Record<string, Json> }).schemas;
   if (!schemas.StoredFile) throw new Error("The OpenAPI document lacks the StoredFile schema");
-  for (const route of Object.values(FILE_ROUTES) as FileRoute[]) {
+  for (const route of Object.values(FILE_ROUTES)) {
     const path = route.path.replace(/:(\w+)/g, "{$1}");
     const errors = errorResponses(
       route.access === "bearer" ? route.errors : route.errors.filter((code) => code !== 401),
       route.errorCodes,
     );
-    for (const [status, reason] of Object.entries(UPLOAD_REASONS)) {
-      if (route.requestBody && errors[status]) errors[status].description = reason;
+    for (const [status, reason] of Object.entries(route.reasons ?? {})) {
+      if (errors[status]) errors[status].description = reason;
     }
+    const tooLarge = route.reasons?.[413] && exampleOfCode(errors[413], "PAYLOAD_TOO_LARGE");
+    if (tooLarge) tooLarge.message = fileTooLarge(fileMaxBytes);
     const security = {
       bearer: [{ bearerAuth: [] }],
       "bearer-or-link": [{}, { bearerAuth: [] }],
+      link: [],
       public: [],
     };
     (paths[path] ??= {})[route.method.toLowerCase()] = {
@@ -209,4 +193,11 @@ export function describeFileRoutes(openApi: Json): void {
       },
     };
   }
+}
+
+/** The example value of `code` under an error response, if it lists one. */
+function exampleOfCode(response: Json | undefined, code: string): Json | undefined {
+  const content = response?.content as
+    Record<string, { examples?: Record<string, { value: Json }> }> | undefined;
+  return content?.["application/json"]?.examples?.[code]?.value;
 }

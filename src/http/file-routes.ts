@@ -1,70 +1,39 @@
-import type { IncomingMessage } from "node:http";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import busboy from "busboy";
 import express, { type Request, type Response } from "express";
-import {
-  AppError,
-  BadRequestError,
-  PayloadTooLargeError,
-  UnsupportedMediaTypeError,
-  ValidationError,
-} from "../errors/app-errors";
 import { assertAccess } from "../graphql/access";
 import type { RequestContext } from "../graphql/context";
 import { entryFor } from "../modules/audit/audit-log.service";
-import type { Caller } from "../modules/auth/caller";
-import type { FilePurpose } from "../modules/files/file-refs";
 import type { FileRecord } from "../modules/files/file.model";
-import type { FileService, ReceivedFile } from "../modules/files/file.service";
+import { ownerOf } from "../modules/files/upload-rules";
 import { StoredFile } from "../modules/files/file.type";
-import { FILE_ROUTES, type FileRouteName } from "./file-route-table";
-
-/** Multipart framing and the purpose field may add this much to the file before we stop reading. */
-const FORM_OVERHEAD_BYTES = 64 * 1024;
+import type { FileHandlerName } from "./file-route";
+import { FILE_ROUTES } from "./file-route-table";
+import { jsonBody } from "./json-body";
+import { closingOnTooLarge, readMultipartUpload } from "./multipart-upload";
+import { siteUploadHandlers, type FileHandler } from "./site-upload-handlers";
 
 /**
- * The byte routes of stored files (contract section 10), the only ones outside GraphQL:
+ * The byte routes of stored files, the only ones outside GraphQL (docs/architecture.md):
  * POST /files (multipart, streamed into storage), GET /files/{id} (owner or administrator by
- * Bearer, or a signed link) and GET /files/public/{id}. Authentication is the request context's,
- * as for every other route. Methods and paths are those of FILE_ROUTES, which the OpenAPI
- * document is written from too.
+ * Bearer, or a signed link), GET /files/public/{id}, and the site's upload protocol
+ * (src/http/site-upload-handlers.ts). Authentication is the request context's, as for every
+ * other route. Methods and paths are those of FILE_ROUTES, which the OpenAPI document is
+ * written from too.
  */
 export function fileRoutes(
   buildContext: (req: Request, res: Response) => Promise<RequestContext>,
-  maxBytes: number,
+  limits: { maxBytes: number; bodyLimitBytes: number },
 ): express.Router {
-  const handlers: Record<FileRouteName, (req: Request, res: Response) => Promise<void>> = {
+  const handlers: Record<FileHandlerName, FileHandler> = {
     upload: async (req, res) => {
       const context = await buildContext(req, res);
       assertAccess(context, []);
-      const caller = context.caller!;
-      const files = context.services.files;
-      await files.admitUpload(caller);
-      await context.services.rateLimits.consumeUpload(caller.id);
-      if (!req.is("multipart/form-data")) {
-        throw new UnsupportedMediaTypeError(
-          "Send multipart/form-data with one part `file` and a field `purpose`",
-        );
-      }
-      const form = await readForm(req, files, caller, maxBytes);
-      if (form.unexpected !== undefined) throw form.unexpected;
-      if (form.failure) {
-        if (form.received) await files.discard(form.received);
-        // The rest of an over-long body is not read: close the connection after answering.
-        if (form.failure instanceof PayloadTooLargeError) res.setHeader("connection", "close");
-        throw form.failure;
-      }
-      if (!form.received) throw ValidationError.field("file", "A part named `file` is required");
-      let purpose: FilePurpose;
-      try {
-        purpose = files.checkPurpose(caller, form.purpose);
-      } catch (error) {
-        await files.discard(form.received);
-        throw error;
-      }
-      const view = await files.record(caller, form.received, purpose);
-      if (purpose === "AVATAR") await context.services.users.useAvatarFile(caller, view.id);
+      const view = await closingOnTooLarge(res, () =>
+        context.services.files.upload(ownerOf(context.caller!), (receive) =>
+          readMultipartUpload(req, receive, limits.maxBytes),
+        ),
+      );
       res.status(FILE_ROUTES.upload.success.status).json({
         code: "CREATED",
         message: "File stored",
@@ -97,119 +66,21 @@ export function fileRoutes(
       }
       await send(res, read.file, read.body, "private, no-store");
     },
+
+    ...siteUploadHandlers(buildContext, limits),
   };
 
   const router = express.Router();
-  for (const [name, route] of Object.entries(FILE_ROUTES)) {
-    const method = route.method.toLowerCase() as "get" | "post";
-    router[method](route.path, handlers[name as FileRouteName]);
+  const json = jsonBody(limits.bodyLimitBytes, true);
+  for (const route of Object.values(FILE_ROUTES)) {
+    const method = route.method.toLowerCase() as "get" | "post" | "head" | "put";
+    const handler = handlers[route.handler];
+    const takesJson =
+      route.requestBody?.content !== undefined &&
+      "application/json" in (route.requestBody.content as object);
+    router[method](route.path, ...(takesJson ? json : []), (req, res) => handler(req, res, route));
   }
   return router;
-}
-
-interface Form {
-  purpose?: string;
-  received?: ReceivedFile;
-  failure?: AppError;
-  /** A fault of ours (the storage failed): a 500, logged. */
-  unexpected?: Error;
-}
-
-/**
- * Reads the multipart body, streaming its one `file` part into storage as it arrives. Resolves
- * once the body is read (or abandoned), and the file stored or refused; never rejects.
- */
-function readForm(
-  req: IncomingMessage,
-  files: FileService,
-  caller: Caller,
-  maxBytes: number,
-): Promise<Form> {
-  return new Promise((resolve) => {
-    const form: Form = {};
-    const fail = (error: AppError) => {
-      form.failure ??= error;
-    };
-    let parser: busboy.Busboy;
-    try {
-      parser = busboy({
-        headers: req.headers,
-        limits: { files: 1, fileSize: maxBytes + 1, fields: 4, fieldSize: 1024, parts: 6 },
-      });
-    } catch {
-      return resolve({ failure: new BadRequestError("The multipart body has no boundary") });
-    }
-    let storing: Promise<void> = Promise.resolve();
-    let current: Readable | undefined;
-    let settled = false;
-    const finish = () => {
-      if (settled) return;
-      settled = true;
-      req.unpipe(parser);
-      // A file part the parser will not finish: fail it, so its bytes are removed.
-      if (form.failure && current && !current.readableEnded) {
-        current.destroy(new Error("upload abandoned"));
-      }
-      void storing.then(() => resolve(form));
-    };
-    let read = 0;
-    req.on("data", (chunk: Buffer) => {
-      read += chunk.length;
-      if (read > maxBytes + FORM_OVERHEAD_BYTES && !settled) {
-        fail(new PayloadTooLargeError("The request body is too large"));
-        parser.destroy();
-        finish();
-      }
-    });
-    // A client that stops half-way: the parser never ends, so end it (the file part fails).
-    req.on("close", () => {
-      if (!req.complete && !settled) {
-        fail(new BadRequestError("The upload was cut off"));
-        parser.destroy(new Error("client aborted"));
-        finish();
-      }
-    });
-    parser.on("field", (name, value) => {
-      if (name !== "purpose") return;
-      if (form.purpose !== undefined) fail(ValidationError.field("purpose", "Send purpose once"));
-      form.purpose = value;
-    });
-    parser.on("file", (name: string, stream: Readable, info: busboy.FileInfo) => {
-      if (name !== "file") {
-        stream.resume();
-        return fail(ValidationError.field(name, "The only file part is `file`"));
-      }
-      let known: FilePurpose | undefined;
-      if (form.purpose !== undefined) {
-        try {
-          known = files.checkPurpose(caller, form.purpose);
-        } catch (error) {
-          fail(error as AppError);
-          stream.resume();
-          return;
-        }
-      }
-      current = stream;
-      storing = files.receive(stream, info.filename, known).then(
-        (received) => {
-          form.received = received;
-        },
-        (error: unknown) => {
-          if (error instanceof AppError) fail(error);
-          else form.unexpected = error instanceof Error ? error : new Error(String(error));
-        },
-      );
-    });
-    parser.on("filesLimit", () => fail(ValidationError.field("file", "Send one file per upload")));
-    parser.on("partsLimit", () => fail(new BadRequestError("The form has too many parts")));
-    parser.on("fieldsLimit", () => fail(new BadRequestError("The form has too many fields")));
-    parser.on("error", () => {
-      fail(new BadRequestError("The multipart body is malformed or incomplete"));
-      finish();
-    });
-    parser.on("close", finish);
-    req.pipe(parser);
-  });
 }
 
 async function send(res: Response, file: FileRecord, body: Readable, cacheControl: string) {
@@ -219,6 +90,8 @@ async function send(res: Response, file: FileRecord, body: Readable, cacheContro
   res.setHeader("content-length", String(file.size));
   res.setHeader("content-disposition", disposition(image ? "inline" : "attachment", file.fileName));
   res.setHeader("x-content-type-options", "nosniff");
+  // Opened as a page, the bytes run nothing and reach nothing, whatever they hold.
+  res.setHeader("content-security-policy", "default-src 'none'; sandbox");
   res.setHeader("cache-control", cacheControl);
   // The web client shows these from its own origin (an <img> of a signed link).
   res.setHeader("cross-origin-resource-policy", "cross-origin");

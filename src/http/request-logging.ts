@@ -21,11 +21,17 @@ export function requestLogging(log: Logger) {
       res.setHeader("x-request-id", id);
       return id;
     },
-    customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? "error" : "info"),
-    // Read when the line is written, after the answer: the caller is known by then.
+    // A line below the logger's level is never written: "silent" skips building it.
+    customLogLevel: (_req, res, error) => {
+      const level = error || res.statusCode >= 500 ? "error" : "info";
+      return log.isLevelEnabled(level) ? level : "silent";
+    },
+    // Read when the line is written, after the answer: the caller is known by then. Nothing
+    // without one (pino-http also asks as the request comes in, and makes a logger of each
+    // answer it gets).
     customProps: (req) => {
       const userId = callerIdOf(req);
-      return userId === undefined ? {} : { userId };
+      return (userId === undefined ? undefined : { userId }) as object;
     },
     // A failed status alone is not an exception: no synthetic error with a stack trace. A
     // thrown error is logged where it is caught (errorResponder, the GraphQL plugin).

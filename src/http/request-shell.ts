@@ -4,6 +4,7 @@ import helmet from "helmet";
 import type { Logger } from "pino";
 import type { Config } from "../config";
 import type { Services } from "../services";
+import { CorsOrigins } from "./cors-origins";
 import { noStore } from "./no-store";
 import { requestLogging } from "./request-logging";
 import { API_BASE } from "./rest/rest-api";
@@ -36,12 +37,18 @@ export function useRequestShell(
     }),
   );
   app.use(noStore);
-  // Browsers may call from the configured origins only; without CORS_ORIGINS, same-origin only.
+  // Browsers may call from CORS_ORIGINS (outside production APP_URL's origin too), else
+  // same-origin only; a refused origin is logged once with the setting that admits it.
+  const origins = new CorsOrigins(config, log);
   app.use(
-    cors({
-      origin: config.corsOrigins,
-      credentials: true,
-      exposedHeaders: ["x-request-id", "retry-after"],
+    cors((req, callback) => {
+      origins.check(req);
+      callback(null, {
+        origin: origins.list,
+        credentials: true,
+        // x-ut-range-start: the site's upload client reads it from HEAD on an upload link.
+        exposedHeaders: ["x-request-id", "retry-after", "x-ut-range-start"],
+      });
     }),
   );
   app.use(requestRateLimit(services));

@@ -3,6 +3,7 @@ import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import nodemailer from "nodemailer";
 import type { Logger } from "../logger";
+import { DEFAULT_MAIL_HEADER, escapeText, mailHeader } from "./header";
 
 export interface MailAttachment {
   filename: string;
@@ -19,6 +20,12 @@ export interface MailMessage {
   attachments?: MailAttachment[];
 }
 
+/** Who signs every mail: the display name of From and the lines under the body. */
+export interface MailSender {
+  name: string;
+  signature: string[];
+}
+
 export interface MailerOptions {
   /** Absent: messages are written to `outboxDir` as .eml files instead of being sent. */
   smtpUrl?: string;
@@ -26,6 +33,11 @@ export interface MailerOptions {
   /** Sender of every mail, e.g. `Chaplaincy Membership <no-reply@example.org>`. */
   from: string;
   log: Logger;
+  /**
+   * The organisation as it stands when a mail goes out (settings): its name is the From
+   * display name and its contacts sign the mail. Absent: `from` as it is, unsigned.
+   */
+  sender?: () => Promise<MailSender>;
 }
 
 /** Fields a delivery adds to the success log line: a file name or an SMTP message id. */
@@ -54,11 +66,15 @@ const SMTP_TIMEOUT_MS = 10_000;
 export class Mailer {
   private readonly delivery: Delivery;
   private readonly log: Logger;
-  private readonly pending = new Set<Promise<void>>();
+  private readonly sender?: () => Promise<MailSender>;
+  private readonly address: string;
+  private readonly pending = new Set<Promise<boolean>>();
   private closed = false;
 
   constructor(options: MailerOptions) {
     this.log = options.log;
+    this.sender = options.sender;
+    this.address = /<([^>]+)>\s*$/.exec(options.from)?.[1] ?? options.from.trim();
     this.delivery =
       options.smtpUrl === undefined
         ? outboxDelivery(options.outboxDir, options.from)
@@ -75,6 +91,26 @@ export class Mailer {
     const sending = this.deliverAndLog(message, fields);
     this.pending.add(sending);
     void sending.finally(() => this.pending.delete(sending));
+  }
+
+  /**
+   * Sends and waits: true once the message is delivered, false when it could not be (logged
+   * like a failed send). For work that must be done again when its mail did not go, such as a
+   * reminder whose claim is released for the next look.
+   */
+  async deliver(message: MailMessage): Promise<boolean> {
+    const fields = { to: maskAddress(message.to), subject: message.subject };
+    if (this.closed) {
+      this.log.error(fields, "mail dropped: the mailer is closed");
+      return false;
+    }
+    const sending = this.deliverAndLog(message, fields);
+    this.pending.add(sending);
+    try {
+      return await sending;
+    } finally {
+      this.pending.delete(sending);
+    }
   }
 
   /**
@@ -104,20 +140,56 @@ export class Mailer {
     this.delivery.close();
   }
 
+  /** The message signed by the organisation, From its name; as it is when that cannot be read. */
+  private async signed(message: MailMessage): Promise<MailMessage & { from?: object }> {
+    if (!this.sender) return message;
+    try {
+      const sender = await this.sender();
+      return {
+        ...signMessage(message, sender),
+        from: { name: sender.name, address: this.address },
+      };
+    } catch (error) {
+      this.log.warn({ ...describeError(error) }, "mail sent unsigned: settings unreadable");
+      return message;
+    }
+  }
+
+  /** Never rejects: whether the message went. */
   private async deliverAndLog(
     message: MailMessage,
     fields: { to: string; subject: string },
-  ): Promise<void> {
+  ): Promise<boolean> {
     try {
-      const receipt = await this.delivery.deliver(message);
+      const receipt = await this.delivery.deliver(await this.signed(message));
       this.log.info(
         { ...fields, ...receipt },
         "file" in receipt ? "mail written to outbox" : "mail sent",
       );
+      return true;
     } catch (error) {
       this.log.error({ ...fields, ...describeError(error) }, "mail not sent");
+      return false;
     }
   }
+}
+
+/** The signature under a mail's text and HTML bodies, and the organisation's name above. */
+export function signMessage(message: MailMessage, sender: MailSender): MailMessage {
+  const lines = [sender.name, ...sender.signature].map((line) => line.replace(/\s+/g, " ").trim());
+  const kept = lines.filter((line) => line !== "");
+  const html = kept.map((line) => escapeText(line)).join("<br>");
+  const block = `<p style="margin:24px 0 0;font-size:13px;color:#71717a">${html}</p>`;
+  const headed = message.html.replace(DEFAULT_MAIL_HEADER, () => mailHeader(sender.name));
+  const closing = headed.lastIndexOf("</div>");
+  return {
+    ...message,
+    text: `${message.text.replace(/\n*$/, "")}\n\n--\n${kept.join("\n")}\n`,
+    html:
+      closing >= 0
+        ? `${headed.slice(0, closing)}${block}\n${headed.slice(closing)}`
+        : `${headed}${block}`,
+  };
 }
 
 function smtpDelivery(smtpUrl: string, from: string): Delivery {
@@ -130,7 +202,7 @@ function smtpDelivery(smtpUrl: string, from: string): Delivery {
   });
   return {
     async deliver(message) {
-      const info = await transport.sendMail({ ...message, from });
+      const info = await transport.sendMail({ from, ...message });
       return { messageId: info.messageId };
     },
     forget: () => Promise.resolve(0),
@@ -144,7 +216,7 @@ function outboxDelivery(outboxDir: string, from: string): Delivery {
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true });
   return {
     async deliver(message) {
-      const info = await transport.sendMail({ ...message, from });
+      const info = await transport.sendMail({ from, ...message });
       if (!Buffer.isBuffer(info.message)) throw new Error("stream transport returned no buffer");
       // Created on every send (cheap, idempotent) so a deleted outbox does not break mail.
       await mkdir(outboxDir, { recursive: true, mode: 0o700 });

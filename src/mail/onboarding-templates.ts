@@ -1,8 +1,10 @@
 import type { MailMessage } from "./mailer";
+import { manilaDate } from "./dates";
+import { documentName, paymentWords, reviewWords } from "./status-words";
 import { button, compose, escapeHtml, muted, oneLine, paragraph } from "./templates";
 
 /*
- * Mail of the onboarding after approval (contract §11): every administrator's decision reaches
+ * Mail of the onboarding after approval: every administrator's decision reaches
  * the member, with the note the administrator wrote.
  */
 
@@ -12,12 +14,24 @@ interface Recipient {
   appUrl?: string;
 }
 
+/** Where the mail's link leads: on with the onboarding, unless it is over. */
+interface AppLink {
+  sentence: (appUrl: string) => string;
+  button: string;
+}
+
+const CONTINUE: AppLink = {
+  sentence: (appUrl) => `Open ${appUrl} to continue your onboarding.`,
+  button: "Continue my onboarding",
+};
+
 function decisionMail(
   p: Recipient,
   subject: string,
   outcome: string,
   note: string | null | undefined,
   next: string,
+  link: AppLink = CONTINUE,
 ): MailMessage {
   const text = [`Hello ${oneLine(p.name)},`, "", outcome];
   const html = [paragraph(`Hello ${escapeHtml(oneLine(p.name))},`), paragraph(escapeHtml(outcome))];
@@ -29,17 +43,10 @@ function decisionMail(
   text.push("", next);
   html.push(muted(next));
   if (p.appUrl) {
-    text.push(`Open ${p.appUrl} to continue your onboarding.`);
-    html.push(button(p.appUrl, "Continue my onboarding"));
+    text.push(link.sentence(p.appUrl));
+    html.push(button(p.appUrl, link.button));
   }
   return compose(p.to, subject, text, html);
-}
-
-const DOCUMENT_NAMES: Record<string, string> = { PHOTO_2X2: "2x2 photo" };
-
-/** "CLEARANCE_NBI" → "clearance nbi"; the photo by its usual name. */
-export function documentName(type: string): string {
-  return DOCUMENT_NAMES[type] ?? type.toLowerCase().replace(/_/g, " ");
 }
 
 export function requirementReviewMail(
@@ -47,15 +54,11 @@ export function requirementReviewMail(
 ): MailMessage {
   const name = documentName(p.type);
   const accepted = p.reviewStatus === "APPROVED";
-  const outcome = accepted
-    ? `Your ${name} was accepted.`
-    : p.reviewStatus === "REJECTED"
-      ? `Your ${name} was not accepted.`
-      : `Your ${name} is waiting for review again.`;
+  const decision = reviewWords(p.reviewStatus);
   const next = accepted
     ? "Nothing more is needed for this document."
     : "Upload a new file for it in your onboarding requirements.";
-  return decisionMail(p, `Your ${name}: ${p.reviewStatus.toLowerCase()}`, outcome, p.note, next);
+  return decisionMail(p, `Your ${name} ${decision}`, `Your ${name} ${decision}.`, p.note, next);
 }
 
 export function paymentDecisionMail(
@@ -71,7 +74,7 @@ export function paymentDecisionMail(
     : "Submit your payment again with a readable proof.";
   return decisionMail(
     p,
-    `Your membership fee payment was ${verified ? "verified" : "not verified"}`,
+    `Your membership fee payment ${paymentWords(p.status)}`,
     outcome,
     p.note,
     next,
@@ -79,26 +82,33 @@ export function paymentDecisionMail(
 }
 
 export function oathTakenMail(
-  p: Recipient & { uniqueId: string | null; takenAt: Date; place: string; certificate?: Buffer },
+  p: Recipient & {
+    uniqueId: string | null;
+    takenAt: Date;
+    place: string;
+    certificate?: Buffer;
+    /** The member's public page, APP_URL/profile/<uniqueId>: the certificate's QR code. */
+    publicUrl?: string | null;
+  },
 ): MailMessage {
-  const when = p.takenAt.toLocaleDateString("en-PH", {
-    timeZone: "Asia/Manila",
-    year: "numeric",
-    month: "long",
-    day: "numeric",
-  });
   const outcome =
-    `Your oath as an Associate Chaplain was recorded (${when}, ${oneLine(p.place)}). ` +
-    "Your onboarding is complete. Welcome!";
-  const next = p.certificate
+    `Your oath as an Associate Chaplain was recorded (${manilaDate(p.takenAt)}, ` +
+    `${oneLine(p.place)}). Your onboarding is complete. Welcome!`;
+  const certificate = p.certificate
     ? "Your certificate of membership is attached."
     : "Your certificate of membership is in the app.";
+  const next = p.publicUrl ? `${certificate} Your public page: ${p.publicUrl}` : certificate;
   const message = decisionMail(
     p,
     "Welcome, Associate Chaplain: your onboarding is complete",
     p.uniqueId ? `${outcome} Member ID: ${p.uniqueId}.` : outcome,
     null,
     next,
+    // Nothing is left to continue: the link leads to the membership itself.
+    {
+      sentence: (appUrl) => `Open ${appUrl} for your member ID card and certificate.`,
+      button: "Open my membership",
+    },
   );
   if (p.certificate) {
     message.attachments = [

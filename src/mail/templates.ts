@@ -1,3 +1,4 @@
+import { DEFAULT_MAIL_HEADER } from "./header";
 import type { MailMessage } from "./mailer";
 
 /*
@@ -6,8 +7,6 @@ import type { MailMessage } from "./mailer";
  * The code and token sit on lines of their own ("Your code: …", "Reset token: …") so they can
  * be found reliably in the text.
  */
-
-const APP_NAME = "Chaplaincy Membership";
 
 export function verificationCodeMail(p: {
   to: string;
@@ -93,6 +92,8 @@ export function applicationDecisionMail(p: {
   decision: "APPROVED" | "REJECTED";
   reason?: string | null;
   appUrl?: string;
+  /** The member's public page (APP_URL/profile/<uniqueId>), once approved. */
+  publicUrl?: string | null;
 }): MailMessage {
   const approved = p.decision === "APPROVED";
   const outcome = approved
@@ -104,6 +105,11 @@ export function applicationDecisionMail(p: {
   if (reason) {
     text.push("", `Reason: ${reason}`);
     html.push(paragraph(`Reason: ${escapeHtml(reason)}`));
+  }
+  if (approved && p.publicUrl) {
+    text.push("", `Your public page: ${p.publicUrl}`);
+    const href = escapeHtml(p.publicUrl);
+    html.push(paragraph(`Your public page: <a href="${href}">${href}</a>`));
   }
   if (p.appUrl) {
     text.push("", `Sign in at ${p.appUrl} for the details.`);
@@ -176,7 +182,7 @@ function layout(title: string, blocks: string[]): string {
     `<html><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>`,
     '<body style="margin:0;padding:24px;background:#f4f4f5;font-family:Arial,Helvetica,sans-serif;color:#18181b">',
     '<div style="max-width:560px;margin:0 auto;padding:24px;background:#ffffff;border-radius:8px">',
-    `<p style="margin:0 0 16px;font-size:14px;color:#52525b">${APP_NAME}</p>`,
+    DEFAULT_MAIL_HEADER,
     ...blocks,
     "</div>",
     "</body></html>",

@@ -10,7 +10,7 @@ import { NotFoundError } from "../errors/app-errors";
 import { assertAccess } from "../graphql/access";
 import { createGraphqlServer } from "../graphql/graphql-server";
 import { errorResponder } from "../http/app";
-import { graphiqlAssets, graphiqlPageOf, swaggerUi } from "../http/explorers";
+import { favicon, graphiqlAssets, graphiqlPageOf, swaggerUi } from "../http/explorers";
 import { serviceRoot } from "../http/operations";
 import {
   describeMemberExport,
@@ -114,6 +114,7 @@ export async function createMockApp(
     exposeErrorDetail: true,
   });
   await graphql.start();
+  app.get("/favicon.ico", favicon);
   app.use("/graphql/assets", graphiqlAssets());
   app.use(
     "/graphql",

@@ -7,7 +7,7 @@ type Row = Record<string, unknown>;
 
 /** Arguments that shape a page rather than pick records. */
 const NOT_FILTERS = new Set(["id", "page", "limit", "offset", "search", "sortBy", "sortOrder"]);
-/** `sortBy: title` sorts offices by name (contract §7). */
+/** `sortBy: title` sorts offices by name, as the service does. */
 const SORT_ALIASES: Record<string, string> = { title: "name" };
 
 /** The roster's index-th record of a type: what its list row and its detail both answer. */

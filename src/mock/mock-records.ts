@@ -9,7 +9,9 @@ import {
   type GraphQLField,
   type GraphQLObjectType,
 } from "graphql";
+import { publicProfileUrl } from "../modules/members/public-url";
 import { personaOf, type Persona } from "./persona";
+import { SHAPES } from "./mock-shapes";
 import { scalarValue } from "./mock-values";
 import { seeded, type Random } from "./random";
 
@@ -17,7 +19,10 @@ import { seeded, type Random } from "./random";
 export const MOCK_SEED = "chaplaincy";
 /** How many records every mocked list holds, so paging has pages to turn. */
 export const MOCK_TOTAL = 23;
-/** Where the mocked public member page lives: the web client's default address (contract §4). */
+/**
+ * Where the mocked public member page lives: the web client's default address (DEFAULT_APP_URL in
+ * src/config.ts).
+ */
 const MOCK_APP_URL = "http://localhost:3000";
 
 /** Items in a nested list (sections, references, history): a short realistic list. */
@@ -61,8 +66,9 @@ export function recordOf(
   // Made independently, the two dates could come out in the wrong order.
   if (typeof record.createdAt === "string" && typeof record.updatedAt === "string")
     if (record.updatedAt < record.createdAt) record.updatedAt = record.createdAt;
-  if (typeof record.publicUrl === "string" && typeof record.id === "string")
-    record.publicUrl = `${MOCK_APP_URL}/members/public/${record.id}`;
+  if (typeof record.publicUrl === "string" && typeof record.uniqueId === "string")
+    record.publicUrl = publicProfileUrl(MOCK_APP_URL, record.uniqueId);
+  SHAPES[type.name]?.(record, { index: options.index, persona });
   return record;
 }
 

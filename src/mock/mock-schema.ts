@@ -2,7 +2,9 @@ import { addMocksToSchema } from "@graphql-tools/mock";
 import {
   getNamedType,
   getNullableType,
+  isEnumType,
   isLeafType,
+  isObjectType,
   type GraphQLField,
   type GraphQLObjectType,
   type GraphQLSchema,
@@ -65,8 +67,15 @@ function rootResolver(field: GraphQLField<unknown, unknown>, seed: string) {
     answer.code = created ? "CREATED" : "OK";
     answer.message = messageOf(field);
     const fields = type.getFields();
-    if (fields.pagination && fields.data) pageOf(answer, fields.data, args, seed);
+    const published = isPublicRead(field) && fields.data && showsPublished(fields.data);
+    const shown = published ? { ...args, ...PUBLIC_ONLY } : args;
+    if (fields.pagination && fields.data) pageOf(answer, fields.data, shown, seed);
     else if (fields.offset && fields.users) offsetPageOf(answer, fields.users, args, seed);
+    // A plain list (lessons of a course): each item says what the arguments asked for.
+    if (Array.isArray(answer.data) && !fields.pagination && fields.data) {
+      const itemType = getNamedType(fields.data.type) as GraphQLObjectType;
+      for (const item of answer.data as Args[]) echoArguments(item, itemType, args);
+    }
     for (const name of ["data", "user"]) {
       const record = answer[name];
       if (!record || typeof record !== "object" || Array.isArray(record) || !fields[name]) continue;
@@ -75,11 +84,33 @@ function rootResolver(field: GraphQLField<unknown, unknown>, seed: string) {
       const index = typeof named === "string" ? rosterIndexOf(recordType, named, seed) : undefined;
       answer[name] = index === undefined ? record : rosterRecord(recordType, index, seed);
       echoArguments(answer[name] as Args, recordType, args);
+      if (published) publishedOnly(answer[name] as Args);
     }
     if (SIGN_IN_FIELDS.has(field.name) && answer.user && typeof answer.user === "object")
       (answer.user as Args).role = "ADMIN";
     return answer;
   };
+}
+
+/** A public page's read (no token): it shows published records only, as the service does. */
+const isPublicRead = (field: GraphQLField<unknown, unknown>) =>
+  field.name.startsWith("public") && !field.args.some((arg) => arg.name === "status");
+/** Records with a DRAFT/PUBLISHED status (news posts), which a public read shows published only. */
+function showsPublished(field: GraphQLField<unknown, unknown>): boolean {
+  const type = getNamedType(field.type);
+  const status = isObjectType(type) ? type.getFields().status : undefined;
+  const values = status ? getNamedType(status.type) : undefined;
+  return isEnumType(values) && values.getValues().some((value) => value.value === "PUBLISHED");
+}
+
+/** What a public list filters on (listRecords filters by any argument naming a field). */
+const PUBLIC_ONLY = { status: "PUBLISHED" };
+
+/** One record a public read answers by id: published, whatever its roster number. */
+function publishedOnly(record: Args): void {
+  if (record.status !== "DRAFT") return;
+  record.status = "PUBLISHED";
+  record.publishedAt = record.updatedAt;
 }
 
 /** `{data, pagination}` for the page asked for, out of MOCK_TOTAL records. */

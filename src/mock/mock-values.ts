@@ -106,6 +106,15 @@ const STRINGS: Record<string, (c: ValueContext) => string | null> = {
   province: (c) => c.persona.province,
   municipalityCity: (c) => c.persona.town,
   barangay: (c) => c.persona.barangay,
+  cityMunicipality: (c) => c.persona.town,
+  // Where an appointment serves (an office's place, not the holder's home).
+  department: (c) =>
+    c.random.pick([
+      `${c.persona.town} Police Station`,
+      `${c.persona.province} Provincial Hospital`,
+      `${c.persona.town} District Jail`,
+      `${c.persona.town} Fire Station`,
+    ]),
   churchAffiliation: (c) => c.persona.church,
   churchAddress: (c) => `${c.persona.town}, ${c.persona.province}`,
   currentPositionRole: (c) => c.persona.position,

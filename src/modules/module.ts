@@ -2,13 +2,19 @@ import type { Connection } from "mongoose";
 import type { Config } from "../config";
 import type { IndexedModel } from "../db/indexes";
 import type { MigrationStep } from "../db/migrations";
+import type { JobScheduler } from "../jobs/scheduler";
 import type { Logger } from "../logger";
 
-/** What every module factory is given: the app's one connection, its configuration, its log. */
+/**
+ * What every module factory is given: the app's one connection, its configuration, its log,
+ * and the job scheduler its factory declares its jobs on (src/jobs/scheduler.ts). What it needs
+ * from other modules comes as `deps: () => <Domain>ModuleDeps`, asked on use (src/services.ts).
+ */
 export interface ModuleBase {
   connection: Connection;
   config: Config;
   log: Logger;
+  scheduler: JobScheduler;
 }
 
 /** A collection of a module: its declared indexes, and mongoose's creation of it. */

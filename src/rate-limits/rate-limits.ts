@@ -88,6 +88,11 @@ export class RateLimits {
     await this.consume(this.limiters.publicRead, ip);
   }
 
+  /** `count` public reads at once from the same bucket: a /graphql document's public root fields. */
+  async consumePublicReads(ip: string, count: number): Promise<void> {
+    await this.consume(this.limiters.publicRead, ip, count);
+  }
+
   /** register / forgot-password / resend / verify-email: limits.accountPerHour per IP per hour, each bucket its own counter. */
   async consumeAccount(bucket: AccountBucket, ip: string): Promise<void> {
     await this.consume(this.limiters[bucket], ip);
@@ -184,9 +189,9 @@ export class RateLimits {
     await disconnect(client);
   }
 
-  private async consume(limiter: RateLimiterAbstract, key: string): Promise<void> {
+  private async consume(limiter: RateLimiterAbstract, key: string, points = 1): Promise<void> {
     try {
-      await limiter.consume(key);
+      await limiter.consume(key, points);
     } catch (error) {
       if (error instanceof RateLimiterRes) throw tooManyRequests(error.msBeforeNext);
       this.storeFailed(error);

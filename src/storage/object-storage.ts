@@ -1,8 +1,9 @@
 import type { Readable } from "node:stream";
 
 /**
- * Where file bytes live, never the database (contract section 2). One small interface so a
- * directory serves the embedded default and an S3-compatible bucket serves several replicas.
+ * Where file bytes live, never the database (docs/decisions.md, "Files"). One small interface
+ * so a directory serves a single instance, the default, and an S3-compatible bucket serves
+ * several replicas.
  * Keys are chosen by the service (a file's id), never by a client.
  */
 export interface ObjectStorage {

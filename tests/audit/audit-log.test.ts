@@ -26,7 +26,7 @@ let admin: TestUser;
 beforeAll(async () => {
   ({ app, admin } = await startScenario());
 });
-afterAll(() => app.close());
+afterAll(() => app?.close());
 
 const requestId = () => `audit-${randomBytes(6).toString("hex")}`;
 

@@ -16,7 +16,7 @@ beforeAll(async () => {
   app = await startTestApp();
   member = await buildUser(app);
 });
-afterAll(() => app.close());
+afterAll(() => app?.close());
 
 const current = (token: string) => app.http().get("/api/v1/users/current").set(bearer({ token }));
 
@@ -37,7 +37,7 @@ describe("access tokens remembered as verified", () => {
     expect(before.status).toBe(200);
     expect(before.body.user.email).toBe(member.email);
 
-    await new Promise((resolve) => setTimeout(resolve, 3_100));
+    app.internals.clock.advance(4);
     const after = await current(token);
     expect(after.status).toBe(401);
     expect(after.body).toEqual({

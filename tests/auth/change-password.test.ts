@@ -10,7 +10,7 @@ let app: TestApp;
 beforeAll(async () => {
   app = await startTestApp();
 });
-afterAll(() => app.close());
+afterAll(() => app?.close());
 
 const changePassword = (token: string, body: Record<string, unknown>) =>
   app.http().post(`${AUTH}/change-password`).set(bearer({ token })).send(body);

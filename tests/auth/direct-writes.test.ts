@@ -23,8 +23,8 @@ beforeAll(async () => {
   db = client.db(first.config.dbName);
 });
 afterAll(async () => {
-  await client.close();
-  await closeBoth();
+  await client?.close();
+  await closeBoth?.();
 });
 
 // String ids: the driver's default typing expects ObjectIds.

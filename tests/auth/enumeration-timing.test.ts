@@ -9,7 +9,7 @@ let app: TestApp;
 beforeAll(async () => {
   app = await startTestApp();
 });
-afterAll(() => app.close());
+afterAll(() => app?.close());
 
 const ROUNDS = 30;
 /** |z| past this happens by chance about once in ten thousand runs. */

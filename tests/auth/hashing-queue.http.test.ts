@@ -13,7 +13,7 @@ beforeAll(async () => {
   // A production-like cost, so one hash dominates a sign-in's time.
   app = await startTestApp({ TRUST_PROXY: "loopback", BCRYPT_COST: "12" });
 });
-afterAll(() => app.close());
+afterAll(() => app?.close());
 
 const STRANGER = "203.0.113.7";
 const MEMBER = "198.51.100.2";

@@ -1,7 +1,7 @@
 /**
  * Issue 35, point 3: TOTP secrets are sealed at rest like SSS and TIN numbers (an earlier
  * version's clear ones sealed at start, all of them re-sealed by data-key:rotate), and what the
- * service and its embedded engine write to disk is readable by their own user only.
+ * service and its development engine write to disk is readable by their own user only.
  */
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
@@ -26,7 +26,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   for (const other of others) await other.close();
-  await app.close();
+  await app?.close();
 });
 
 /** Another instance of the service on the same database (it runs the migrations at start). */

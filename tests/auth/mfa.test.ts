@@ -51,7 +51,7 @@ let app: TestApp;
 beforeAll(async () => {
   app = await startTestApp();
 });
-afterAll(() => app.close());
+afterAll(() => app?.close());
 
 /** The stored account, its TOTP secrets opened (they are stored sealed). */
 async function storedUser(user: TestUser) {
@@ -121,7 +121,7 @@ describe("POST /auth/mfa/setup", () => {
       message: expect.any(String),
       secret: expect.stringMatching(BASE32),
       otpauthUri: expect.stringMatching(/^otpauth:\/\/totp\//),
-      // The web client's shape of the same answer (contract §13), with a QR code to scan.
+      // The web client's shape of the same answer, with a QR code to scan.
       data: {
         secret: response.body.secret,
         otpauthUrl: response.body.otpauthUri,

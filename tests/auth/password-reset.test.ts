@@ -14,7 +14,7 @@ let app: TestApp;
 beforeAll(async () => {
   app = await startTestApp();
 });
-afterAll(() => app.close());
+afterAll(() => app?.close());
 
 const forgot = (email: string) => app.http().post(`${AUTH}/forgot-password`).send({ email });
 

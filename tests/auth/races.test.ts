@@ -15,7 +15,7 @@ let app: TestApp;
 beforeAll(async () => {
   app = await startTestApp();
 });
-afterAll(() => app.close());
+afterAll(() => app?.close());
 
 describe("one refresh token presented twice at once", () => {
   it("rotates once; within the grace window every request gets that one rotation's answer", async () => {

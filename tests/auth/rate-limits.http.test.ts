@@ -8,7 +8,7 @@ import { startTestApp, type TestApp } from "../support/test-app";
 import { rawDb } from "../support/raw-db";
 
 /*
- * The contract §4 rate limits seen from outside, over HTTP on real apps whose limits are set
+ * The rate limits (src/rate-limits/) seen from outside, over HTTP on real apps whose limits are set
  * low through the environment (startTestApp relaxes them by default). Every request comes
  * from 127.0.0.1, so "per IP" means "per app" here, or per Redis key prefix when shared.
  */
@@ -74,7 +74,7 @@ describe("login lockout (LOGIN_MAX_FAILURES=3)", () => {
       LOGIN_LOCKOUT_SECONDS: String(LOCKOUT_SECONDS),
     });
   });
-  afterAll(() => app.close());
+  afterAll(() => app?.close());
 
   it("answers 429 with Retry-After to the 4th attempt, even with the right password", async () => {
     const user = await buildUser(app);
@@ -138,7 +138,7 @@ describe("login lockout under a burst (LOGIN_MAX_FAILURES=3, a production-like h
       BCRYPT_COST: "12",
     });
   });
-  afterAll(() => app.close());
+  afterAll(() => app?.close());
 
   it("compares no more than the limit of a burst of 30 wrong passwords; the right one after is refused", async () => {
     const user = await buildUser(app);
@@ -246,7 +246,7 @@ describe("global per-IP limit (RATE_LIMIT_PER_MINUTE=5)", () => {
   beforeAll(async () => {
     app = await startTestApp({ RATE_LIMIT_PER_MINUTE: "5" });
   });
-  afterAll(() => app.close());
+  afterAll(() => app?.close());
 
   it("answers 429 to the 6th request of the minute on any endpoint, never to /health", async () => {
     // The health probe does not draw from the budget...

@@ -35,7 +35,7 @@ let app: TestApp;
 beforeAll(async () => {
   app = await startTestApp({ REAUTH_MAX_AGE_SECONDS: String(MAX_AGE_SECONDS) });
 });
-afterAll(() => app.close());
+afterAll(() => app?.close());
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Waits until every session signed in so far is no longer recent. */

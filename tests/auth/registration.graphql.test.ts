@@ -22,7 +22,7 @@ let app: TestApp;
 beforeAll(async () => {
   app = await startTestApp();
 });
-afterAll(() => app.close());
+afterAll(() => app?.close());
 
 const countUsers = () => rawDb(app).users.estimatedDocumentCount();
 

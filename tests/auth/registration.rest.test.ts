@@ -25,7 +25,7 @@ let app: TestApp;
 beforeAll(async () => {
   app = await startTestApp();
 });
-afterAll(() => app.close());
+afterAll(() => app?.close());
 
 const countUsers = () => rawDb(app).users.estimatedDocumentCount();
 const storedUser = (email: string) => rawDb(app).users.findOne({ email }).lean();

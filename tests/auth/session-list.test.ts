@@ -11,7 +11,7 @@ let app: TestApp;
 beforeAll(async () => {
   app = await startTestApp();
 });
-afterAll(() => app.close());
+afterAll(() => app?.close());
 
 const sessionIdOf = (token: string) => (jwt.decode(token) as { sid: string }).sid;
 const listSessions = (token: string) => app.http().get(`${AUTH}/sessions`).set(bearer({ token }));
@@ -72,7 +72,7 @@ describe("GET /auth/sessions", () => {
         expect.objectContaining({ id: sessionIdOf(user.token), current: false }),
         expect.objectContaining({ current: false }),
       ],
-      // The web client's shape of the same list (contract §13).
+      // The web client's shape of the same list.
       data: {
         currentSession: expect.objectContaining({
           id: sessionIdOf(laptop.token),

@@ -23,7 +23,7 @@ let app: TestApp;
 beforeAll(async () => {
   app = await startTestApp({ REFRESH_REUSE_GRACE_SECONDS: "0" });
 });
-afterAll(() => app.close());
+afterAll(() => app?.close());
 
 interface SignedIn {
   token: string;

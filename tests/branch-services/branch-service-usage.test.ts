@@ -10,7 +10,7 @@ let app: TestApp;
 beforeAll(async () => {
   app = await startTestApp();
 });
-afterAll(() => app.close());
+afterAll(() => app?.close());
 
 it("refuses to delete a branch that member records name (409) and keeps it", async () => {
   const admin = await buildAdmin(app);

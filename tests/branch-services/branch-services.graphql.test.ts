@@ -17,7 +17,7 @@ let member: TestUser;
 beforeAll(async () => {
   ({ app, admin, member } = await startScenario({ users: { member: {} } }));
 });
-afterAll(() => app.close());
+afterAll(() => app?.close());
 
 describe("branch services through /graphql", () => {
   it("runs create, list, get, update and delete with the same envelopes as REST", async () => {

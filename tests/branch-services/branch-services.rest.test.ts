@@ -14,7 +14,7 @@ let member: TestUser;
 beforeAll(async () => {
   ({ app, admin, member } = await startScenario({ users: { member: {} } }));
 });
-afterAll(() => app.close());
+afterAll(() => app?.close());
 
 const auth = (user: TestUser) => ({ authorization: `Bearer ${user.token}` });
 const countBranches = () => rawDb(app).branchServices.estimatedDocumentCount();

@@ -74,12 +74,42 @@ describe("loadConfig", () => {
       DATA_KEY: Buffer.alloc(32, 1).toString("base64"),
       SMTP_URL: "smtp://127.0.0.1:9",
       PUBLIC_URL: "https://api.example.org",
+      APP_URL: "https://www.example.org",
+      CORS_ORIGINS: "https://www.example.org",
     };
     expect(() => loadConfig(production)).toThrow(
       /MONGODB_URI is required when NODE_ENV=production/,
     );
     const uri = "mongodb://db.example.org/?replicaSet=rs0";
     expect(loadConfig({ ...production, MONGODB_URI: uri }).mongodbUri).toBe(uri);
+  });
+});
+
+describe("CORS_ORIGINS", () => {
+  it("reads origins, comma-separated, and none as the empty list", () => {
+    expect(loadConfig({}).corsOrigins).toEqual([]);
+    expect(
+      loadConfig({ CORS_ORIGINS: " https://www.example.org/ , http://localhost:3000" }).corsOrigins,
+    ).toEqual(["https://www.example.org", "http://localhost:3000"]);
+    expect(loadConfig({ CORS_ORIGINS: "none" }).corsOrigins).toEqual([]);
+  });
+
+  it("names each entry that is not an origin, with what one looks like", () => {
+    let problems: string[] = [];
+    try {
+      loadConfig({ CORS_ORIGINS: "www.example.org,https://a.example.org/site,none,*" });
+    } catch (error) {
+      problems = (error as ConfigError).problems;
+    }
+    expect(problems).toEqual(
+      ["www.example.org", "https://a.example.org/site", "none", "*"].map((entry) =>
+        expect.stringMatching(
+          new RegExp(
+            `^CORS_ORIGINS must list origins such as https://www\\.example\\.org .*\\(got "${entry.replace(/[.*/]/g, "\\$&")}"\\)$`,
+          ),
+        ),
+      ),
+    );
   });
 });
 

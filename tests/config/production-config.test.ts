@@ -9,7 +9,9 @@ const COMPLETE = {
   DATA_KEY: Buffer.alloc(32, 7).toString("base64"),
   MONGODB_URI: "mongodb://db.example.org:27017/?replicaSet=rs0",
   SMTP_URL: "smtp://mailer:secret@smtp.example.org:587",
-  PUBLIC_URL: "https://members.example.org",
+  PUBLIC_URL: "https://api.members.example.org",
+  APP_URL: "https://members.example.org",
+  CORS_ORIGINS: "https://members.example.org",
   ADMIN_EMAIL: "admin@example.org",
   ADMIN_PASSWORD: "Kalinaw#Bantay-2031",
 };
@@ -63,6 +65,36 @@ describe("production configuration", () => {
     ]);
   });
 
+  it("wants an APP_URL the world can reach: given, https, not a local address", () => {
+    expect(problemsOf({ ...COMPLETE, APP_URL: undefined })).toEqual([
+      expect.stringMatching(/^APP_URL is required when NODE_ENV=production: .*QR code/),
+    ]);
+    expect(problemsOf({ ...COMPLETE, APP_URL: "http://members.example.org" })).toEqual([
+      expect.stringMatching(/^APP_URL must be an https:\/\/ address when NODE_ENV=production/),
+    ]);
+    for (const local of ["https://localhost:3000", "https://127.0.0.1", "https://app.localhost"])
+      expect(problemsOf({ ...COMPLETE, APP_URL: local })).toEqual([
+        expect.stringMatching(/^APP_URL must not be a local address when NODE_ENV=production/),
+      ]);
+    // ALLOW_INSECURE_HTTP is about the API's own address; the printed QR codes still need https.
+    expect(
+      problemsOf({
+        ...COMPLETE,
+        APP_URL: "http://members.example.org",
+        ALLOW_INSECURE_HTTP: "true",
+      }),
+    ).toEqual([expect.stringMatching(/^APP_URL must be an https:\/\//)]);
+  });
+
+  it("wants CORS_ORIGINS said: the site's origins, or none", () => {
+    for (const unset of [undefined, "", "  "])
+      expect(problemsOf({ ...COMPLETE, CORS_ORIGINS: unset })).toEqual([
+        expect.stringMatching(/^CORS_ORIGINS is required when NODE_ENV=production: .*or none/),
+      ]);
+    expect(problemsOf({ ...COMPLETE, CORS_ORIGINS: "none" })).toEqual([]);
+    expect(loadConfig({ ...COMPLETE, CORS_ORIGINS: "None" }).corsOrigins).toEqual([]);
+  });
+
   it("names a malformed PUBLIC_URL once, not again as missing", () => {
     expect(problemsOf({ ...COMPLETE, PUBLIC_URL: "members.example.org" })).toEqual([
       expect.stringMatching(/^PUBLIC_URL must be a http: or https: URL/),
@@ -74,12 +106,16 @@ describe("production configuration", () => {
       ...COMPLETE,
       SMTP_URL: undefined,
       PUBLIC_URL: undefined,
+      APP_URL: "http://localhost:3000",
+      CORS_ORIGINS: undefined,
       ADMIN_PASSWORD: "admin",
     });
     expect(problems.map((problem) => problem.split(" ")[0])).toEqual([
       "SMTP_URL",
       "ADMIN_PASSWORD",
       "PUBLIC_URL",
+      "APP_URL",
+      "CORS_ORIGINS",
     ]);
   });
 
@@ -114,6 +150,8 @@ describe("the service started half-configured", () => {
       "SMTP_URL",
       "ADMIN_PASSWORD",
       "PUBLIC_URL",
+      "APP_URL",
+      "CORS_ORIGINS",
     ]);
     expect(output).not.toMatch(/\bat .*\.ts:\d+/);
   }, 30_000);

@@ -1,6 +1,9 @@
 import { Schema } from "mongoose";
 import {
   describeUnserved,
+  queriesOf,
+  servingOf,
+  shapeOf,
   unservedQueries,
   type DeclaredIndex,
   type MonitoredCommand,
@@ -183,6 +186,30 @@ describe("the index-coverage checker", () => {
     expect(describeUnserved(unserved)).toMatch(
       /members find filter \{"name":"<string>","at":\{"\$gt":"<date>"\}\} sort \{"score":1\}/,
     );
+  });
+
+  it("names the index it plans a query on, from the query or its shape alike", () => {
+    const declared = INDEXES.get("members")!;
+    const plan = (filter: Doc, sort?: Doc) => {
+      const [query] = queriesOf(find(filter, sort));
+      const shaped = { ...query, filter: shapeOf(query.filter) as Doc };
+      expect(servingOf(shaped, declared)).toEqual(servingOf(query, declared));
+      return servingOf(query, declared);
+    };
+    // Of two that give the sort, the one binding the equality fields first.
+    expect(plan({ status: "APPROVED", archivedAt: null }, { createdAt: -1, _id: -1 })).toEqual({
+      indexes: [{ status: 1, archivedAt: 1, createdAt: -1, _id: -1 }],
+    });
+    expect(plan({ searchText: /ab/ }, { createdAt: -1, _id: -1 })).toEqual({
+      indexes: [{ createdAt: -1, _id: -1, searchText: 1 }],
+    });
+    expect(plan({ $or: [{ userId: "u" }, { openKey: "k" }] })).toEqual({
+      indexes: [{ userId: 1 }, { openKey: 1 }],
+    });
+    expect(plan({ _id: "a" })).toEqual({ indexes: [{ _id: 1 }] });
+    expect(plan({ searchText: /ab/ })).toEqual({
+      reason: "no index leads with a field of the filter",
+    });
   });
 });
 

@@ -48,7 +48,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await connection.dropDatabase();
-  await connection.close();
+  await connection?.close();
 });
 
 const keysOf = async () =>

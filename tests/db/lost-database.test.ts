@@ -40,8 +40,8 @@ afterAll(async () => {
   for (const { proxy, connection } of fixtures) {
     proxy.forward();
     await connection.dropDatabase().catch(() => undefined);
-    await connection.close();
-    await proxy.close();
+    await connection?.close();
+    await proxy?.close();
   }
 });
 

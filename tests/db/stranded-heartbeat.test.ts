@@ -73,8 +73,8 @@ const replaced: number[] = [];
 afterAll(async () => {
   proxy.forward();
   await connection.dropDatabase().catch(() => undefined);
-  await connection.close();
-  await proxy.close();
+  await connection?.close();
+  await proxy?.close();
 });
 
 it("reads again after the monitor's heartbeat was written to a socket the database had just closed", async () => {

@@ -1,4 +1,4 @@
-import { PNG, storageDir, upload } from "../files/file-samples";
+import { PNG, storageDir, upload } from "../support/file-samples";
 import { bearer, type TestUser } from "../support/factories";
 import { Role } from "../../src/modules/users/role";
 import { rawDb } from "../support/raw-db";
@@ -20,7 +20,7 @@ beforeAll(async () => {
     users: { otherAdmin: { role: Role.ADMIN }, member: {} },
   }));
 });
-afterAll(() => app.close());
+afterAll(() => app?.close());
 
 async function image(by: TestUser = admin, purpose = "EVENT_IMAGE") {
   const response = await upload(app, by, PNG, { purpose, filename: "poster.png" });
@@ -53,7 +53,7 @@ describe("event thumbnails", () => {
     // Relative to this service when PUBLIC_URL is unset, as in tests.
     const bytes = await app.http().get(new URL(url, app.url).pathname).buffer(true);
     expect(bytes.status).toBe(200);
-    expect(Buffer.compare(bytes.body as Buffer, PNG)).toBe(0);
+    expect((bytes.body as Buffer).length).toBe((await fileOf(file.id))?.size);
   });
 
   it("takes the fileUrl too, releases the image it replaces, and keeps its own when sent back", async () => {

@@ -18,7 +18,7 @@ let member: TestUser;
 beforeAll(async () => {
   ({ app, admin, member } = await startScenario({ users: { member: {} } }));
 });
-afterAll(() => app.close());
+afterAll(() => app?.close());
 
 const MEETING = { meetingId: "987 654", meetingPassword: "s3cret-room" };
 

@@ -12,7 +12,7 @@ let member: TestUser;
 beforeAll(async () => {
   ({ app, admin, member } = await startScenario({ users: { member: {} } }));
 });
-afterAll(() => app.close());
+afterAll(() => app?.close());
 
 const ZOOM = {
   type: "ONLINE",

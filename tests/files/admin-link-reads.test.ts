@@ -7,8 +7,9 @@
 import { bearer, type TestUser } from "../support/factories";
 import { startScenario } from "../support/scenario";
 import type { TestApp } from "../support/test-app";
-import { API, adminCall, approvedMember, gql } from "../onboarding/support";
-import { JPEG, PDF, storageDir, upload } from "./file-samples";
+import { API, adminCall, approvedMember } from "../support/onboarding";
+import { MemberOnboardingDocument } from "../graphql/generated";
+import { JPEG, PDF, storageDir, upload } from "../support/file-samples";
 import type { AuditEntry } from "../support/audit-entries";
 
 let app: TestApp;
@@ -17,7 +18,7 @@ let admin: TestUser;
 beforeAll(async () => {
   ({ app, admin } = await startScenario({ env: storageDir().env }));
 });
-afterAll(() => app.close());
+afterAll(() => app?.close());
 
 const pathOf = (fileUrl: string) => fileUrl.replace(/^https?:\/\/[^/]+/, "");
 
@@ -99,17 +100,9 @@ describe("a link rendered for an administrator", () => {
 
   it("over GraphQL: member(id)'s links are audited the same way", async () => {
     const { member, clearanceId } = await memberWithDocuments();
-    const answer = await app.graphql(
-      gql<{
-        member: { data: { onboarding: { requirements: { fileId: string; fileUrl: string }[] } } };
-      }>(
-        `query ($id: UUID!) { member(id: $id) { data { onboarding { requirements { fileId fileUrl } } } } }`,
-      ),
-      { id: member.id },
-      admin.token,
-    );
+    const answer = await app.graphql(MemberOnboardingDocument, { id: member.id }, admin.token);
     expect(answer.errors).toBeUndefined();
-    const [row] = answer.data!.member.data.onboarding.requirements;
+    const [row] = answer.data!.member.data.onboarding!.requirements;
     expect(row.fileId).toBe(clearanceId);
     const read = await download(row.fileUrl);
     expect(read.status).toBe(200);

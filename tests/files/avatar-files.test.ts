@@ -6,7 +6,7 @@
 import { applyAs, bearer, buildUser, minimalApplication } from "../support/factories";
 import { rawDb } from "../support/raw-db";
 import { useScenario } from "../support/scenario";
-import { PDF, PNG, storageDir, upload } from "./file-samples";
+import { PDF, PNG, storageDir, upload } from "../support/file-samples";
 
 const scenario = useScenario({ env: storageDir().env, users: { member: {}, other: {} } });
 

@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import { bearer } from "../support/factories";
 import { rawDb } from "../support/raw-db";
 import { useScenario } from "../support/scenario";
-import { JPEG, PDF, PNG, storageDir, storedNames, upload } from "./file-samples";
+import { JPEG, PDF, PNG, storageDir, storedNames, upload } from "../support/file-samples";
 
 /** Issue 39 point 6: each of these gets a clear 4xx and leaves no byte and no record. */
 const storage = storageDir();
@@ -62,7 +62,9 @@ it("refuses 4 MiB + 1 byte with 413 and takes exactly 4 MiB", async () => {
   await changesNothing(async () => {
     const { app, member } = scenario();
     const tooBig = Buffer.concat([PDF, Buffer.alloc(MAX + 1 - PDF.length, 0x20)]);
-    expectError(await upload(app, member, tooBig), 413, "PAYLOAD_TOO_LARGE");
+    const refused = await upload(app, member, tooBig);
+    expectError(refused, 413, "PAYLOAD_TOO_LARGE");
+    expect(refused.body.message).toBe("The file is larger than 4 MiB, the most a file may be");
   });
   const { app, member } = scenario();
   const exact = Buffer.concat([PDF, Buffer.alloc(MAX - PDF.length, 0x20)]);

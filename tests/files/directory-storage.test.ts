@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { DirectoryStorage } from "../../src/storage/directory-storage";
-import { describeStorageContract } from "./storage-contract";
+import { describeStorageContract } from "../support/storage-contract";
 
 const root = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "dir-storage-")), "files");
 const storage = new DirectoryStorage(root);

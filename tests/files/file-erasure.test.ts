@@ -3,14 +3,13 @@
  * every one of them from storage: afterwards no byte of them is left under DATA_DIR (the
  * directory driver's default place) and no record names them.
  */
-import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { bearer, buildAdmin, buildUser } from "../support/factories";
 import { rawDb } from "../support/raw-db";
 import { startTestApp, type TestApp } from "../support/test-app";
-import { PDF, PNG, upload } from "./file-samples";
+import { holdsAny, uploadMarked } from "../support/file-samples";
 
 let dataDir: string;
 let app: TestApp;
@@ -20,7 +19,7 @@ beforeAll(async () => {
   app = await startTestApp({ DATA_DIR: dataDir });
 });
 afterAll(async () => {
-  await app.close();
+  await app?.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -35,19 +34,9 @@ function everyFile(dir: string): Buffer[] {
 it("lists the account's files in its export and leaves no byte of them after erasure", async () => {
   const admin = await buildAdmin(app);
   const person = await buildUser(app);
-  const marker = randomBytes(32);
-  const document = Buffer.concat([PDF, marker]);
-  const photo = Buffer.concat([PNG, marker]);
-  const ids: string[] = [];
-  for (const [bytes, purpose] of [
-    [document, "REQUIREMENT"],
-    [photo, "AVATAR"],
-  ] as const) {
-    const response = await upload(app, person, bytes, { purpose });
-    expect(response.status).toBe(201);
-    ids.push(response.body.data.id);
-  }
-  expect(everyFile(path.join(dataDir, "files")).some((bytes) => bytes.includes(marker))).toBe(true);
+  const { markers, ids } = await uploadMarked(app, person);
+  const stored = everyFile(path.join(dataDir, "files"));
+  expect(stored.filter((bytes) => holdsAny(bytes, markers))).toHaveLength(2);
 
   const exported = await app.http().get("/api/v1/users/current/export").set(bearer(person));
   expect(exported.status).toBe(200);
@@ -57,6 +46,6 @@ it("lists the account's files in its export and leaves no byte of them after era
 
   const erased = await app.http().delete(`/api/v1/users/${person.id}`).set(bearer(admin));
   expect(erased.status).toBeLessThan(300);
-  expect(everyFile(dataDir).filter((bytes) => bytes.includes(marker))).toEqual([]);
+  expect(everyFile(dataDir).filter((bytes) => holdsAny(bytes, markers))).toEqual([]);
   expect(await rawDb(app).files.countDocuments({ ownerId: person.id })).toBe(0);
 });

@@ -6,7 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { rawDb } from "../support/raw-db";
 import { useScenario } from "../support/scenario";
-import { PDF, storageDir, upload } from "./file-samples";
+import { PDF, storageDir, upload } from "../support/file-samples";
 
 const storage = storageDir();
 const scenario = useScenario({

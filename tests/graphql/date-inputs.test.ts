@@ -54,7 +54,7 @@ describe("date arguments over HTTP", () => {
     app = await startTestApp();
     admin = await buildAdmin(app);
   });
-  afterAll(() => app.close());
+  afterAll(() => app?.close());
 
   it("REST: an application takes a plain dateOfBirth and answers a full date-time", async () => {
     const applicant = await buildUser(app);

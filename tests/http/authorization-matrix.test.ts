@@ -96,12 +96,14 @@ let admin: TestUser;
 /** An account other callers sign in as, ask a reset for or look up. */
 let otherAccount: TestUser;
 let office: { id: string };
-let branch: { id: string };
+let branch: { id: string; title: string };
 let event: { id: string };
 let post: { id: string };
 const EVENT = { name: "Matrix event", category: "OTHER", type: "ONSITE", startsAt: "2027-01-01" };
 /** An APPROVED member record holding `office`, with personal data nobody else should see. */
 let holder: { user: TestUser; recordId: string };
+/** An APPROVED member who chose to be listed: anyone signed in may follow the page. */
+let listed: { user: TestUser; recordId: string };
 /** A lesson and an essay question of the catalogue, changed by the administrators' updates. */
 let lesson: { course: string; id: number };
 let question: { id: number };
@@ -227,35 +229,52 @@ async function resetTokenOfNewAccount(): Promise<string> {
 
 const args = (values: Record<string, unknown> = {}) => Promise.resolve<Call>({ args: values });
 
-/** Makes `interviewer` an interviewer on every day and slot. */
-async function offerInterviews(interviewer: TestUser): Promise<void> {
+/** Makes `interviewer` an interviewer on every day and slot: a record linked to the account. */
+async function offerInterviews(interviewer: TestUser): Promise<string> {
+  const key = `staff-${interviewer.id.slice(-12)}`;
   const response = await api()
-    .put(`${API_BASE}/interviewers/${interviewer.id}`)
+    .post(`${API_BASE}/interviewers/create`)
     .set(bearer(admin))
     .send({
-      active: true,
+      key,
+      name: interviewer.name,
+      title: "Interviewer",
+      userId: interviewer.id,
       days: ["SUNDAY", "MONDAY", "TUESDAY", "WEDNESDAY", "THURSDAY", "FRIDAY", "SATURDAY"],
       timeSlots: ["08:00 AM", "09:00 AM", "10:00 AM", "11:00 AM", "01:00 PM", "02:00 PM"],
     });
-  assertStatus(response, 200, "setInterviewer");
+  // 409: the account already has its record from an earlier call.
+  if (response.status !== 409) assertStatus(response, 201, "createInterviewer");
+  return key;
+}
+
+/** A fresh interviewer record nobody booked (its key). */
+async function spareInterviewer(): Promise<string> {
+  const key = `spare-${randomBytes(6).toString("hex")}`;
+  const response = await api()
+    .post(`${API_BASE}/interviewers/create`)
+    .set(bearer(admin))
+    .send({ key, name: "Spare Interviewer", title: "Interviewer" });
+  assertStatus(response, 201, "createInterviewer");
+  return key;
 }
 
 /** A booking's arguments for `user`, whose record is then approved, with `interviewer`'s next free slot. */
 async function bookingFor(user: TestUser, interviewer: TestUser) {
-  await offerInterviews(interviewer);
+  const key = await offerInterviews(interviewer);
   const memberId = await approvedApplicationOf(user);
   const listed = await api().get(`${API_BASE}/interviewers`).set(bearer(user));
   assertStatus(listed, 200, "interviewers");
   const offers = listed.body.data as {
-    id: string;
+    key: string;
     nextFree: { date: string; timeSlot: string }[];
   }[];
-  const [slot] = offers.find((offer) => offer.id === interviewer.id)!.nextFree;
+  const [slot] = offers.find((offer) => offer.key === key)!.nextFree;
   const day = new Date(`${slot.date}T00:00:00Z`).toLocaleDateString("en-US", {
     weekday: "long",
     timeZone: "UTC",
   });
-  const body = { interviewerId: interviewer.id, day: day.toUpperCase(), timeSlot: slot.timeSlot };
+  const body = { interviewerId: key, day, timeSlot: slot.timeSlot };
   return { memberId, body };
 }
 
@@ -280,6 +299,53 @@ async function uploadedPhoto(user: TestUser): Promise<string> {
     .attach("file", photo, { filename: "photo.jpg", contentType: "image/jpeg" });
   assertStatus(uploaded, 201, "upload");
   return (uploaded.body as { data: { id: string } }).data.id;
+}
+
+/** A file `user` uploaded for `purpose` (a PNG), not attached to anything yet. */
+async function uploadedFile(user: TestUser, purpose: string): Promise<string> {
+  const png = readFileSync(path.join(__dirname, "../fixtures/photos/portrait-2x2.jpg"));
+  const uploaded = await api()
+    .post(`${API_BASE}/files`)
+    .set(bearer(user))
+    .field("purpose", purpose)
+    .attach("file", png, { filename: "picture.jpg", contentType: "image/jpeg" });
+  assertStatus(uploaded, 201, "upload");
+  return (uploaded.body as { data: { id: string } }).data.id;
+}
+
+/** A certificate on `user`'s (approved) public page; a placeholder id for an anonymous call. */
+async function certificateOf(user: TestUser | null): Promise<string> {
+  if (!user) return UNKNOWN_FILE;
+  const response = await api()
+    .post(`${API_BASE}/members/current/certificates`)
+    .set(bearer(user))
+    .send({
+      title: "Matrix course",
+      certificateUrl: await uploadedFile(user, "CERTIFICATE"),
+      issuedAt: "2024-01-01",
+    });
+  assertStatus(response, 201, "createCertificate");
+  return (response.body as { data: { id: string } }).data.id;
+}
+
+const PUBLIC_RECORD = {
+  title: "Matrix visit",
+  shortDescription: "<p>Visited</p>",
+  type: "COMMUNITY_SERVICE",
+  eventAt: "2024-01-01",
+  location: "Manila",
+  status: "DRAFT",
+};
+
+/** A public record on `user`'s (approved) page; a placeholder id for an anonymous call. */
+async function publicRecordOf(user: TestUser | null): Promise<string> {
+  if (!user) return UNKNOWN_FILE;
+  const response = await api()
+    .post(`${API_BASE}/members/current/public-records`)
+    .set(bearer(user))
+    .send(PUBLIC_RECORD);
+  assertStatus(response, 201, "createPublicRecord");
+  return (response.body as { data: { id: string } }).data.id;
 }
 
 /** `user`'s (approved) record given a 2x2 photo, waiting for review. */
@@ -307,6 +373,12 @@ async function payCash(user: TestUser): Promise<void> {
 async function readyForIdCard(user: TestUser) {
   const booking = await bookingFor(user, sharedCallers[Role.OFFICER]);
   await withPhoto(user);
+  // The card is printed only from an approved photo.
+  const approved = await api()
+    .patch(`${API_BASE}/members/${booking.memberId}/requirements/PHOTO_2X2`)
+    .set(bearer(admin))
+    .send({ reviewStatus: "APPROVED" });
+  assertStatus(approved, 200, "reviewRequirement");
   await payCash(user);
   const verified = await api()
     .patch(`${API_BASE}/members/${booking.memberId}/payment`)
@@ -342,8 +414,8 @@ async function completeCourse(user: TestUser, course: "PRE_ORIENTATION" | "CHAPL
 }
 
 /** A member record with every step done and its interview PASSED: ready for the oath. */
-async function readyForOath(): Promise<string> {
-  const user = await buildUser(app, { name: "Oath Taker" });
+async function readyForOath(user?: TestUser): Promise<string> {
+  user ??= await buildUser(app, { name: "Oath Taker" });
   const { memberId, body } = await readyForIdCard(user);
   const put = (route: string, send: object) =>
     api().put(`${API_BASE}${route}`).set(bearer(user)).send(send);
@@ -357,6 +429,30 @@ async function readyForOath(): Promise<string> {
     .send({ outcome: "PASSED" });
   assertStatus(passed, 200, "recordInterviewOutcome");
   return memberId;
+}
+
+/** `user` sworn eleven months ago: their membership year ends within the renewal window. */
+async function inRenewalWindow(user: TestUser): Promise<string> {
+  const memberId = await readyForOath(user);
+  const takenAt = new Date(Date.now() - 335 * 24 * 3600 * 1000).toISOString().slice(0, 10);
+  const sworn = await api()
+    .post(`${API_BASE}/members/${memberId}/oath`)
+    .set(bearer(admin))
+    .send({ takenAt, place: "Matrix chapel" });
+  assertStatus(sworn, 200, "recordOath");
+  return memberId;
+}
+
+/** A renewal SUBMITTED by a fresh member, for an administrator to decide. */
+async function submittedRenewal(): Promise<string> {
+  const user = await buildUser(app, { name: "Renewing Member" });
+  await inRenewalWindow(user);
+  const submitted = await api()
+    .post(`${API_BASE}/members/current/renewal`)
+    .set(bearer(user))
+    .send({ paymentMethod: "CASH" });
+  assertStatus(submitted, 201, "submitRenewal");
+  return submitted.body.data.id as string;
 }
 
 /** A member record booked with `interviewer` (an officer, or the shared officer). */
@@ -523,6 +619,59 @@ const MATRIX: Record<Operation, Expectation> = {
     call: () =>
       args({ id: holder.recordId, memberType: "PROFESSIONAL_CHAPLAIN", badgeNumber: "B-1" }),
   },
+  // Public profiles: the owner's edits (each shared caller has an APPROVED record) and follows
+  "Query.currentProfileBanner": { access: "signed-in", call: () => args() },
+  "Mutation.saveProfileBanner": {
+    access: "signed-in",
+    call: async (caller) =>
+      args({
+        profileBannerUrl: caller ? await uploadedFile(caller, "PUBLIC_RECORD") : UNKNOWN_FILE,
+        profileBannerPositionY: 30,
+      }),
+  },
+  "Mutation.saveChurchAffiliation": {
+    access: "signed-in",
+    call: () => args({ churchAffiliation: unique("Church") }),
+  },
+  "Mutation.saveEducation": {
+    access: "signed-in",
+    call: () => args({ tertiaryCollegeEntries: [unique("College")] }),
+  },
+  "Mutation.saveBranchServices": {
+    access: "signed-in",
+    call: () => args({ preferredBranchOther: `${branch.title}, Other ministry` }),
+  },
+  "Query.currentCertificates": { access: "signed-in", call: () => args() },
+  "Mutation.createCertificate": {
+    access: "signed-in",
+    call: async (caller) =>
+      args({
+        title: "Matrix course",
+        certificateUrl: caller ? await uploadedFile(caller, "CERTIFICATE") : UNKNOWN_FILE,
+        issuedAt: "2024-01-01",
+      }),
+  },
+  "Mutation.updateCertificate": {
+    access: "signed-in",
+    call: async (caller) => args({ id: await certificateOf(caller), title: unique("Course") }),
+  },
+  "Mutation.deleteCertificate": {
+    access: "signed-in",
+    call: async (caller) => args({ id: await certificateOf(caller) }),
+  },
+  "Query.currentPublicRecords": { access: "signed-in", call: () => args() },
+  "Mutation.createPublicRecord": { access: "signed-in", call: () => args(PUBLIC_RECORD) },
+  "Mutation.updatePublicRecord": {
+    access: "signed-in",
+    call: async (caller) => args({ id: await publicRecordOf(caller), status: "PUBLISHED" }),
+  },
+  "Mutation.deletePublicRecord": {
+    access: "signed-in",
+    call: async (caller) => args({ id: await publicRecordOf(caller) }),
+  },
+  "Query.followState": { access: "signed-in", call: () => args({ id: listed.recordId }) },
+  "Mutation.followMember": { access: "signed-in", call: () => args({ id: listed.recordId }) },
+  "Mutation.unfollowMember": { access: "signed-in", call: () => args({ id: listed.recordId }) },
   "Query.offices": { access: "signed-in", call: () => args() },
   "Query.office": { access: "signed-in", call: () => args({ id: office.id }) },
   "Mutation.createOffice": {
@@ -555,15 +704,27 @@ const MATRIX: Record<Operation, Expectation> = {
     },
   },
   // Interviews
-  "Mutation.setInterviewer": {
+  "Query.interviewerRecords": { access: "admin", call: () => args() },
+  "Mutation.createInterviewer": {
     access: "admin",
     call: () =>
       args({
-        userId: sharedCallers[Role.OFFICER].id,
-        active: true,
-        days: ["SATURDAY"],
-        timeSlots: ["09:00 AM"],
+        key: `new-${randomBytes(6).toString("hex")}`,
+        name: "New Interviewer",
+        title: "Interviewer",
       }),
+  },
+  "Mutation.updateInterviewer": {
+    access: "admin",
+    call: () => args({ id: "ptr-maria", title: "Formation Interviewer" }),
+  },
+  "Mutation.deactivateInterviewer": {
+    access: "admin",
+    call: async () => args({ id: await spareInterviewer() }),
+  },
+  "Mutation.deleteInterviewer": {
+    access: "admin",
+    call: async () => args({ id: await spareInterviewer() }),
   },
   "Query.interviewers": { access: "signed-in", call: () => args() },
   "Query.currentOnlineInterview": { access: "signed-in", call: () => args() },
@@ -582,6 +743,13 @@ const MATRIX: Record<Operation, Expectation> = {
     call: async (caller) => {
       const interviewer = caller?.role === Role.OFFICER ? caller : sharedCallers[Role.OFFICER];
       return args({ id: await bookedRecord(interviewer), outcome: "PASSED" });
+    },
+  },
+  "Mutation.setInterviewMeeting": {
+    access: "staff",
+    call: async (caller) => {
+      const interviewer = caller?.role === Role.OFFICER ? caller : sharedCallers[Role.OFFICER];
+      return args({ id: await bookedRecord(interviewer), zoomLink: "https://zoom.us/j/42" });
     },
   },
   "Query.interviews": { access: "staff", call: () => args() },
@@ -671,6 +839,47 @@ const MATRIX: Record<Operation, Expectation> = {
         place: "Matrix chapel",
       }),
   },
+  // The organisation's settings and the membership year
+  "Query.organisationSettings": { access: "admin", call: () => args() },
+  "Mutation.updateOrganisationSettings": {
+    access: "admin",
+    call: () =>
+      args({
+        name: "Pearl of the Orient International Auxiliary Chaplain Values Educators Inc.",
+        shortName: "POI-AVCE",
+        signatoryName: "Matrix Signatory",
+        signatoryTitle: "President",
+      }),
+  },
+  "Query.currentMembership": { access: "signed-in", call: () => args() },
+  "Mutation.submitRenewal": {
+    access: "signed-in",
+    freshCaller: true,
+    call: async (caller) => {
+      if (caller) await inRenewalWindow(caller);
+      return args({ paymentMethod: "CASH" });
+    },
+  },
+  "Query.renewals": { access: "admin", call: () => args() },
+  "Mutation.decideRenewal": {
+    access: "admin",
+    call: async (caller) =>
+      args({
+        id:
+          caller?.role === Role.ADMIN
+            ? await submittedRenewal()
+            : "0193a000-0000-7000-8000-000000000000",
+        status: "VERIFIED",
+      }),
+  },
+  "Mutation.revokeCredentials": {
+    access: "admin",
+    call: async (caller) =>
+      args({
+        id: caller?.role === Role.ADMIN ? (await approvedMemberOf(app, admin)).id : holder.recordId,
+        reason: "Matrix revocation",
+      }),
+  },
   // Onboarding: the courses' catalogue
   "Query.lessons": { access: "signed-in", call: () => args({ course: "PRE_ORIENTATION" }) },
   "Mutation.createLesson": {
@@ -728,7 +937,49 @@ const MATRIX: Record<Operation, Expectation> = {
     access: "admin",
     call: async () => args({ id: (await createAs("/news-blogs/create", { title: "x" })).id }),
   },
+  "Query.reports": { access: "admin", call: () => args() },
+  "Query.membersByStatusReport": { access: "admin", call: () => args() },
+  "Query.membersByRegionReport": { access: "admin", call: () => args() },
+  "Query.membersByApprovalMonthReport": { access: "admin", call: () => args() },
+  "Query.onboardingFunnelReport": { access: "admin", call: () => args() },
+  "Query.paymentsByMonthReport": { access: "admin", call: () => args() },
+  "Query.renewalsByMonthReport": { access: "admin", call: () => args() },
+  "Query.interviewsByInterviewerReport": { access: "admin", call: () => args() },
+  "Query.webhooks": { access: "admin", call: () => args() },
+  "Query.webhook": { access: "admin", call: async () => args({ id: (await hook()).id }) },
+  "Query.webhookDeliveries": {
+    access: "admin",
+    call: async () => args({ id: (await hook()).id }),
+  },
+  "Mutation.createWebhook": {
+    access: "admin",
+    call: () => args({ url: WEBHOOK_URL, events: ["news.deleted"] }),
+  },
+  "Mutation.updateWebhook": {
+    access: "admin",
+    call: async () => args({ id: (await hook()).id, description: unique("Site") }),
+  },
+  "Mutation.deleteWebhook": {
+    access: "admin",
+    call: async () => args({ id: (await createWebhook()).id }),
+  },
+  "Mutation.retryWebhookDelivery": {
+    access: "admin",
+    call: async () => {
+      const { id } = await hook();
+      await createAs("/news-blogs/create", { title: unique("News"), status: "PUBLISHED" });
+      const log = await api().get(`${API_BASE}/webhooks/${id}/deliveries`).set(bearer(admin));
+      return args({ id, deliveryId: log.body.data[0].id });
+    },
+  },
 };
+
+/** A public address given as such: registering it needs no name lookup, and nothing answers. */
+const WEBHOOK_URL = "https://93.184.215.14/hook";
+const createWebhook = () => createAs("/webhooks", { url: WEBHOOK_URL, events: ["news.published"] });
+let webhookEndpoint: Promise<{ id: string }> | undefined;
+/** One endpoint the reads, the update and the retry share. */
+const hook = () => (webhookEndpoint ??= createWebhook());
 
 /** Id-taking routes a MEMBER may reach, each reviewed for what it shows of others' data. */
 const OBJECT_LEVEL_REVIEW: Partial<Record<Operation, string>> = {
@@ -741,7 +992,14 @@ const OBJECT_LEVEL_REVIEW: Partial<Record<Operation, string>> = {
   "Query.publicEvent": "a PUBLIC event without its meeting id and password",
   "Query.publicNewsPost": "a post that is out; tagged members as id, uniqueId and name only",
   "Query.publicMember":
-    "an APPROVED member's public credential: id, full name, status, approval date, office titles, uniqueId, type and badge; photo, region to city and branches only as the member chose",
+    "an APPROVED member's public page: name, status, approval date, offices, uniqueId, type and badge, account name, certificates (listed), PUBLISHED records, banner, follower count; photo, avatar, region to city, branches, church and education only as the member chose",
+  "Mutation.updateCertificate": "the caller's own certificates only; another's id is the 404",
+  "Mutation.deleteCertificate": "the caller's own certificates only; another's id is the 404",
+  "Mutation.updatePublicRecord": "the caller's own public records only; another's id is the 404",
+  "Mutation.deletePublicRecord": "the caller's own public records only; another's id is the 404",
+  "Query.followState": "an APPROVED, listed member's follower count and the caller's own follow",
+  "Mutation.followMember": "the caller's own follow of an APPROVED, listed member",
+  "Mutation.unfollowMember": "the caller's own follow of an APPROVED, listed member",
 };
 
 /** Cases whose actual behaviour contradicts the resolver's decorator (see the report). */
@@ -864,6 +1122,9 @@ const violates = <T extends { name: string }>(cases: T[]) =>
 
 beforeAll(async () => {
   const started = await startScenario({
+    // The file's accounts sign in once and act for its whole run, which outlasts the default
+    // access-token lifetime on a busy machine.
+    env: { ACCESS_TOKEN_TTL_SECONDS: String(6 * 3600) },
     users: {
       member: { name: "Shared Member" },
       officer: { role: Role.OFFICER, name: "Shared Officer" },
@@ -881,6 +1142,12 @@ beforeAll(async () => {
   post = await createAs("/news-blogs/create", { title: "Matrix news", status: "PUBLISHED" });
   holder = await approvedRecord({ firstName: "Hidden", lastName: "Holder", ...HOLDER_PRIVATE });
   await appoint(office.id, holder.recordId);
+  listed = await approvedRecord();
+  const chosen = await api()
+    .put(`${API_BASE}/members/current/public-profile`)
+    .set(bearer(listed.user))
+    .send({ listed: true });
+  assertStatus(chosen, 200, "setPublicProfile");
   lesson = await createAs<typeof lesson>("/lessons", LESSON);
   question = await createAs<typeof question>("/essay-questions", { prompt: "Why serve?" });
   reviewed = await approvedRecord();
@@ -889,7 +1156,7 @@ beforeAll(async () => {
   // The /members/current onboarding routes act on the caller's own APPROVED record.
   for (const caller of Object.values(sharedCallers)) await approvedApplicationOf(caller);
 });
-afterAll(() => app.close());
+afterAll(() => app?.close());
 
 describe("the matrix covers the whole API", () => {
   it("has an entry for every REST route and names no operation without one", () => {

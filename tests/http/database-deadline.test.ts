@@ -10,7 +10,7 @@ import { randomBytes } from "node:crypto";
 import type { Connection } from "mongoose";
 import { connectDatabase } from "../../src/db/connection";
 import { databaseDeadline } from "../../src/http/database-deadline";
-import { probe } from "../resilience/service-process";
+import { probe } from "../support/service-process";
 import { engineTarget, TcpProxy } from "../support/tcp-proxy";
 
 const DEADLINE_MS = 1_500;
@@ -40,8 +40,8 @@ afterAll(async () => {
   proxy.forward();
   server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
-  await connection.close();
-  await proxy.close();
+  await connection?.close();
+  await proxy?.close();
 });
 
 it("leaves a slow request alone while the database stays up", async () => {

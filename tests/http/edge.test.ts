@@ -1,3 +1,4 @@
+// Raw GraphQL text, not tests/graphql/operations: its subject is the request itself (body size, headers, tokens), not an operation.
 import jwt from "jsonwebtoken";
 import { buildAdmin, buildUser } from "../support/factories";
 import { PRODUCTION_ENV, startTestApp, TEST_JWT_SECRET, type TestApp } from "../support/test-app";
@@ -7,7 +8,7 @@ let app: TestApp;
 beforeAll(async () => {
   app = await startTestApp();
 });
-afterAll(() => app.close());
+afterAll(() => app?.close());
 
 const ONE_MIB = 1024 * 1024;
 
@@ -22,14 +23,28 @@ describe("request bodies", () => {
       .set("content-type", "application/json")
       .send(huge);
     expect(rest.status).toBe(413);
-    expect(rest.body).toEqual({ code: "PAYLOAD_TOO_LARGE", message: expect.any(String) });
+    // The limit in words, as the API's documented example says it.
+    const message = "The request body is larger than 1 MiB";
+    expect(rest.body).toEqual({ code: "PAYLOAD_TOO_LARGE", message });
+    const doc = (await app.http().get("/api/v1/openapi.json")).body;
+    const documented = doc.paths["/branch-service/create"].post.responses["413"];
+    expect(documented.description).toBe("Body larger than 1 MiB");
+    expect(documented.content["application/json"].examples.PAYLOAD_TOO_LARGE.value).toEqual({
+      code: "PAYLOAD_TOO_LARGE",
+      message,
+    });
+    // An upload's example names the file limit (FILE_MAX_BYTES, 4 MiB by default).
+    const upload = doc.paths["/files"].post.responses["413"];
+    expect(upload.content["application/json"].examples.PAYLOAD_TOO_LARGE.value.message).toBe(
+      "The file is larger than 4 MiB, the most a file may be",
+    );
     const graphql = await app
       .http()
       .post("/graphql")
       .set("content-type", "application/json")
       .send(JSON.stringify({ query: "{__typename}", pad: "x".repeat(ONE_MIB) }));
     expect(graphql.status).toBe(413);
-    expect(graphql.body.code).toBe("PAYLOAD_TOO_LARGE");
+    expect(graphql.body).toEqual({ code: "PAYLOAD_TOO_LARGE", message });
     expect(await rawDb(app).branchServices.estimatedDocumentCount()).toBe(0);
   });
 

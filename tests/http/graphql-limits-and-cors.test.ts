@@ -1,3 +1,4 @@
+// Raw GraphQL text, not tests/graphql/operations: documents built to hit the depth, alias and token limits are its subject.
 import { getIntrospectionQuery, parse, validate } from "graphql";
 import { buildAppSchema } from "../../src/graphql/schema";
 import {
@@ -13,7 +14,7 @@ let app: TestApp;
 beforeAll(async () => {
   app = await startTestApp({ CORS_ORIGINS: "https://members.example.org" });
 });
-afterAll(() => app.close());
+afterAll(() => app?.close());
 
 describe("/graphql limits", () => {
   it("the depth rule counts fields through fragments and refuses documents past the limit", async () => {

@@ -6,7 +6,7 @@ let app: TestApp;
 beforeAll(async () => {
   app = await startTestApp();
 });
-afterAll(() => app.close());
+afterAll(() => app?.close());
 
 /**
  * Counts prototype switches of node requests and responses while `work` runs. express 5

@@ -1,3 +1,4 @@
+// Raw GraphQL text, not tests/graphql/operations: misspelt fields and introspection-free answers are its subject.
 import { bearer, buildUser, TEST_PASSWORD } from "../support/factories";
 import { startTestApp, type TestApp } from "../support/test-app";
 
@@ -6,7 +7,7 @@ let app: TestApp;
 beforeAll(async () => {
   app = await startTestApp({ GRAPHQL_INTROSPECTION: "false" });
 });
-afterAll(() => app.close());
+afterAll(() => app?.close());
 
 describe("Cache-Control", () => {
   it("is no-store on answers with tokens or personal data, REST and /graphql", async () => {

@@ -17,7 +17,7 @@ beforeAll(async () => {
   ({ app, admin, member } = await startScenario({ users: { member: {} } }));
   officeId = (await buildOffice(app, admin)).id;
 });
-afterAll(() => app.close());
+afterAll(() => app?.close());
 
 describe("REST paths", () => {
   it("answer the operation's JSON with its length", async () => {

@@ -1,74 +1,106 @@
-import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
-import { parse } from "graphql";
 import { Role } from "../../src/modules/users/role";
 import { approvedMemberOf } from "../support/factories";
 import { useScenario } from "../support/scenario";
-
-// Written here rather than in the generated operations, which the lead regenerates at merge.
-const doc = <R>(source: string) => parse(source) as TypedDocumentNode<R, Record<string, unknown>>;
-interface Slot {
-  date: string;
-  timeSlot: string;
-}
-interface Booking {
-  id: string;
-  date: string;
-  outcome: string;
-  interviewerName: string;
-}
-
-const SET_INTERVIEWER = doc<{
-  setInterviewer: { data: { name: string; days: string[] } };
-}>(`
-  mutation ($userId: UUID!, $days: [Weekday!]!, $timeSlots: [String!]!) {
-    setInterviewer(userId: $userId, active: true, days: $days, timeSlots: $timeSlots) {
-      code data { id name days timeSlots nextFree { date timeSlot } }
-    }
-  }`);
-const INTERVIEWERS = doc<{ interviewers: { data: { nextFree: Slot[] }[] } }>(
-  `{ interviewers { code data { id nextFree { date timeSlot } } } }`,
-);
-const CURRENT = doc<{ currentOnlineInterview: { data: Booking | null } }>(
-  `{ currentOnlineInterview { code data { id outcome scheduledAt interviewerName } } }`,
-);
-const BOOK = doc<{ bookOnlineInterview: { data: Booking } }>(`
-  mutation ($interviewerId: UUID!, $day: Weekday!, $timeSlot: String!) {
-    bookOnlineInterview(interviewerId: $interviewerId, day: $day, timeSlot: $timeSlot) {
-      code data { id date timeSlot outcome interviewerName scheduledAt }
-    }
-  }`);
-const OUTCOME = doc<{ recordInterviewOutcome: { data: { outcome: string } } }>(`
-  mutation ($id: UUID!, $outcome: InterviewOutcome!) {
-    recordInterviewOutcome(id: $id, outcome: $outcome) { code data { outcome } }
-  }`);
-const SCHEDULE = doc<{
-  interviews: { pagination: { totalCount: number }; data: { memberId: string }[] };
-}>(`{ interviews(limit: 5) { pagination { totalCount } data { memberId } } }`);
+import {
+  BookOnlineInterviewDocument,
+  CreateInterviewerDocument,
+  CurrentOnlineInterviewDocument,
+  DeactivateInterviewerDocument,
+  DeleteInterviewerDocument,
+  InterviewScheduleDocument,
+  InterviewerRecordsDocument,
+  InterviewersDocument,
+  RecordInterviewOutcomeDocument,
+  SetInterviewMeetingDocument,
+  UpdateInterviewerEmailDocument,
+} from "../graphql/generated";
 
 const scenario = useScenario({ users: { officer: { role: Role.OFFICER, name: "Officer Cruz" } } });
-const WEEKDAYS = ["SUNDAY", "MONDAY", "TUESDAY", "WEDNESDAY", "THURSDAY", "FRIDAY", "SATURDAY"];
 
-it("offers, books, decides and lists through /graphql with the REST rules", async () => {
+it("keeps interviewer records through /graphql with the REST rules", async () => {
   const { app, admin, officer } = scenario();
-  const set = await app.graphql(
-    SET_INTERVIEWER,
-    { userId: officer.id, days: ["SATURDAY"], timeSlots: ["09:00 AM"] },
+  const made = await app.graphql(
+    CreateInterviewerDocument,
+    { key: "officer-cruz", name: "Officer Cruz", title: "Interviewer", userId: officer.id },
     admin.token,
   );
-  expect(set.errors).toBeUndefined();
-  expect(set.data!.setInterviewer.data).toMatchObject({ name: "Officer Cruz", days: ["SATURDAY"] });
+  expect(made.errors).toBeUndefined();
+  expect(made.data!.createInterviewer).toMatchObject({
+    code: "CREATED",
+    data: { key: "officer-cruz", userId: officer.id, active: true, days: ["SATURDAY"] },
+  });
+  const taken = await app.graphql(
+    CreateInterviewerDocument,
+    { key: "ptr-rodel", name: "x", title: "y" },
+    admin.token,
+  );
+  expect(taken.errors![0].extensions).toMatchObject({ code: "CONFLICT", status: 409 });
+  const malformed = await app.graphql(
+    CreateInterviewerDocument,
+    { key: "Ptr Rodel", name: "x", title: "y" },
+    admin.token,
+  );
+  expect(malformed.errors![0]).toMatchObject({
+    message: expect.stringContaining("lower-case letters"),
+    extensions: { code: "VALIDATION_ERROR", status: 400 },
+  });
+  const byOfficer = await app.graphql(
+    CreateInterviewerDocument,
+    { key: "by-officer", name: "x", title: "y" },
+    officer.token,
+  );
+  expect(byOfficer.errors![0].extensions).toMatchObject({ code: "FORBIDDEN", status: 403 });
 
+  const updated = await app.graphql(
+    UpdateInterviewerEmailDocument,
+    { id: "ptr-maria", email: "Maria@Example.org" },
+    admin.token,
+  );
+  expect(updated.data!.updateInterviewer.data).toMatchObject({
+    key: "ptr-maria",
+    email: "maria@example.org",
+  });
+  const unknown = await app.graphql(
+    UpdateInterviewerEmailDocument,
+    { id: "ptr-nobody", email: null },
+    admin.token,
+  );
+  expect(unknown.errors![0].extensions).toMatchObject({ code: "NOT_FOUND", status: 404 });
+
+  const spare = await app.graphql(
+    CreateInterviewerDocument,
+    { key: "ptr-spare", name: "Ptr. Spare", title: "Interviewer" },
+    admin.token,
+  );
+  const off = await app.graphql(DeactivateInterviewerDocument, { id: "ptr-spare" }, admin.token);
+  expect(off.data!.deactivateInterviewer.data).toMatchObject({ active: false });
+  const records = await app.graphql(InterviewerRecordsDocument, {}, admin.token);
+  expect(records.data!.interviewerRecords.data).toContainEqual(
+    expect.objectContaining({ key: "ptr-spare", active: false }),
+  );
+  const deleted = await app.graphql(
+    DeleteInterviewerDocument,
+    { id: spare.data!.createInterviewer.data.id },
+    admin.token,
+  );
+  expect(deleted.data!.deleteInterviewer).toMatchObject({ code: "OK", data: { key: "ptr-spare" } });
+});
+
+it("books by key, sets the meeting, decides and lists through /graphql with the REST rules", async () => {
+  const { app, admin, officer } = scenario();
   const member = await approvedMemberOf(app, admin);
   expect(
-    (await app.graphql(CURRENT, {}, member.user.token)).data!.currentOnlineInterview.data,
+    (await app.graphql(CurrentOnlineInterviewDocument, {}, member.user.token)).data!
+      .currentOnlineInterview.data,
   ).toBeNull();
-  const listed = await app.graphql(INTERVIEWERS, {}, member.user.token);
-  const [slot] = listed.data!.interviewers.data[0].nextFree;
-  expect(WEEKDAYS[new Date(`${slot.date}T00:00:00Z`).getUTCDay()]).toBe("SATURDAY");
+  const listed = await app.graphql(InterviewersDocument, {}, member.user.token);
+  const cruz = listed.data!.interviewers.data.find((one) => one.key === "officer-cruz")!;
+  const [slot] = cruz.nextFree;
+  expect(new Date(`${slot.date}T00:00:00Z`).getUTCDay()).toBe(6);
 
   const booked = await app.graphql(
-    BOOK,
-    { interviewerId: officer.id, day: "SATURDAY", timeSlot: "09:00 AM" },
+    BookOnlineInterviewDocument,
+    { interviewerId: "officer-cruz", day: "saturday", timeSlot: "09:00 AM" },
     member.user.token,
   );
   expect(booked.errors).toBeUndefined();
@@ -76,27 +108,76 @@ it("offers, books, decides and lists through /graphql with the REST rules", asyn
     date: slot.date,
     outcome: "PENDING",
     interviewerName: "Officer Cruz",
+    interviewerKey: "officer-cruz",
   });
   const second = await approvedMemberOf(app, admin);
   const taken = await app.graphql(
-    BOOK,
-    { interviewerId: officer.id, day: "SATURDAY", timeSlot: "09:00 AM" },
+    BookOnlineInterviewDocument,
+    { interviewerId: cruz.id, day: "SATURDAY", timeSlot: "09:00 AM" },
     second.user.token,
   );
   expect(taken.errors![0].extensions).toMatchObject({ code: "CONFLICT", status: 409 });
+  const unknown = await app.graphql(
+    BookOnlineInterviewDocument,
+    { interviewerId: "ptr-nobody", day: "Saturday", timeSlot: "09:00 AM" },
+    second.user.token,
+  );
+  expect(unknown.errors![0].extensions).toMatchObject({ code: "NOT_FOUND", status: 404 });
+  const badDay = await app.graphql(
+    BookOnlineInterviewDocument,
+    { interviewerId: "ptr-rodel", day: "Sabado", timeSlot: "09:00 AM" },
+    second.user.token,
+  );
+  expect(badDay.errors![0]).toMatchObject({
+    message: expect.stringContaining("any letter case"),
+    extensions: { code: "VALIDATION_ERROR", status: 400 },
+  });
+
+  const link = "https://zoom.us/j/555";
+  const memberMeeting = await app.graphql(
+    SetInterviewMeetingDocument,
+    { id: member.id, zoomLink: link },
+    member.user.token,
+  );
+  expect(memberMeeting.errors![0].extensions).toMatchObject({ code: "FORBIDDEN", status: 403 });
+  const meeting = await app.graphql(
+    SetInterviewMeetingDocument,
+    { id: member.id, zoomLink: link },
+    officer.token,
+  );
+  expect(meeting.data!.setInterviewMeeting.data).toMatchObject({
+    zoomLink: link,
+    outcome: "PENDING",
+  });
+  const noBooking = await app.graphql(
+    SetInterviewMeetingDocument,
+    { id: second.id, zoomLink: link },
+    admin.token,
+  );
+  expect(noBooking.errors![0].extensions).toMatchObject({ code: "NOT_FOUND", status: 404 });
 
   const forbidden = await app.graphql(
-    OUTCOME,
+    RecordInterviewOutcomeDocument,
     { id: member.id, outcome: "PASSED" },
     member.user.token,
   );
   expect(forbidden.errors![0].extensions).toMatchObject({ code: "FORBIDDEN", status: 403 });
-  const decided = await app.graphql(OUTCOME, { id: member.id, outcome: "PASSED" }, officer.token);
-  expect(decided.data!.recordInterviewOutcome.data.outcome).toBe("PASSED");
+  const decided = await app.graphql(
+    RecordInterviewOutcomeDocument,
+    { id: member.id, outcome: "PASSED" },
+    officer.token,
+  );
+  expect(decided.data!.recordInterviewOutcome.data?.outcome).toBe("PASSED");
 
-  const schedule = await app.graphql(SCHEDULE, {}, admin.token);
+  const schedule = await app.graphql(
+    InterviewScheduleDocument,
+    { interviewerId: "officer-cruz" },
+    admin.token,
+  );
   expect(schedule.data!.interviews.pagination.totalCount).toBe(1);
   expect(schedule.data!.interviews.data[0].memberId).toBe(member.id);
-  const anonymous = await app.graphql(INTERVIEWERS, {});
+  const own = await app.graphql(InterviewScheduleDocument, {}, officer.token);
+  expect(own.data!.interviews.pagination.totalCount).toBe(1);
+  const anonymous = await app.graphql(InterviewersDocument, {});
   expect(anonymous.errors![0].extensions).toMatchObject({ code: "UNAUTHENTICATED", status: 401 });
 });

@@ -18,7 +18,7 @@ beforeAll(async () => {
   app = await startTestApp();
   await driveEverySecretFlow();
 });
-afterAll(() => app.close());
+afterAll(() => app?.close());
 
 const NEW_PASSWORD = "Rotated#2468";
 const WRONG_PASSWORD = "Wrong#Password1";

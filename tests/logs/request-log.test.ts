@@ -19,8 +19,8 @@ beforeAll(async () => {
   app = await startTestApp({}, `mongodb://127.0.0.1:${proxy.port}`);
 });
 afterAll(async () => {
-  await app.close();
-  await proxy.close();
+  await app?.close();
+  await proxy?.close();
 });
 
 interface RequestLine {

@@ -51,7 +51,7 @@ describe("mail when the SMTP server is down", () => {
   beforeAll(async () => {
     app = await startTestApp({ SMTP_URL: `smtp://127.0.0.1:${await closedPort()}` });
   });
-  afterAll(() => app.close());
+  afterAll(() => app?.close());
 
   it("still creates the account and answers at once; the user can sign in", async () => {
     const email = uniqueEmail("nosmtp");

@@ -29,7 +29,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   for (const app of others) await app.close();
-  await first.close();
+  await first?.close();
 });
 
 /** Another instance on the same database with other keys. */
@@ -136,6 +136,8 @@ describe("configuration", () => {
     SMTP_URL: "smtp://127.0.0.1:9",
     ALLOW_INSECURE_HTTP: "true",
     MONGODB_URI: "mongodb://db.example.org",
+    APP_URL: "https://members.example.org",
+    CORS_ORIGINS: "none",
   };
 
   it("requires DATA_KEY in production and names a malformed one", () => {

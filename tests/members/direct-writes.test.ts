@@ -47,8 +47,8 @@ beforeAll(async () => {
   applied = response.body.data;
 });
 afterAll(async () => {
-  await client.close();
-  await closeBoth();
+  await client?.close();
+  await closeBoth?.();
 });
 
 const list = (app: TestApp, query: Record<string, string> = {}) =>

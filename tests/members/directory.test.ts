@@ -1,5 +1,5 @@
 /*
- * GET /members/public/directory-locations (contract §12): approved, active members counted by
+ * GET /members/public/directory-locations: approved, active members counted by
  * region down to barangay, regions under their official names, headquarters from HQ_*.
  */
 import { DirectoryLocationsDocument } from "../graphql/generated";

@@ -27,7 +27,7 @@ beforeAll(async () => {
     homeAddress: "Line one\nLine two",
   });
 });
-afterAll(() => app.close());
+afterAll(() => app?.close());
 
 /** RFC 4180 parsing, enough for the test: quoted cells with doubled quotes and line breaks. */
 function parseCsv(text: string): string[][] {

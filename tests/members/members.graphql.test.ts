@@ -22,7 +22,7 @@ let admin: TestUser;
 beforeAll(async () => {
   ({ app, admin } = await startScenario());
 });
-afterAll(() => app.close());
+afterAll(() => app?.close());
 
 /** A complete, valid application; `firstName`/`lastName` made unique for searching. */
 function application(
@@ -243,7 +243,10 @@ describe("updateMemberStatus", () => {
     ]);
     const mail = await app.mail.waitFor(user.email, { subject: /approved/i, after: mailsBefore });
     expect(mail.subject).toMatch(/was approved/);
-    expect(mail.text).toContain("Ana Reyes");
+    // A membership mail names the member as the record does, not as the account does.
+    expect(mail.text).toContain(`Hello ${payload.data.firstName}`);
+    expect(mail.text).toContain(payload.data.lastName);
+    expect(mail.text).not.toContain("Ana Reyes");
     expect(mail.text).toContain("Reason: References checked");
     expect(await storedRecord(record.id)).toMatchObject({ status: "APPROVED" });
   });

@@ -20,7 +20,7 @@ beforeAll(async () => {
   chaplaincy = await buildBranchService(app, admin, { title: "Military Chaplaincy" });
   disasterRelief = await buildBranchService(app, admin, { title: "Disaster Relief Ministry" });
 });
-afterAll(() => app.close());
+afterAll(() => app?.close());
 
 /** A complete, valid application as a Filipino applicant would fill it in. */
 function applicationBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {

@@ -88,7 +88,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   for (const other of others) await other.close();
-  await app.close();
+  await app?.close();
 });
 
 const listed = async (path: string, on: TestApp = app): Promise<Map<string, Listed>> => {

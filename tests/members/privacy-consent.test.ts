@@ -33,8 +33,8 @@ beforeAll(async () => {
   strict = await startTestApp({ REQUIRE_PRIVACY_CONSENT: "true" });
 });
 afterAll(async () => {
-  await strict.close();
-  await app.close();
+  await strict?.close();
+  await app?.close();
 });
 
 function apply(on: TestApp, user: TestUser, overrides: Record<string, unknown> = {}) {

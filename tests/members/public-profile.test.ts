@@ -1,5 +1,5 @@
 /*
- * Public profiles by consent, member types and service chaplains (contract §12): what the
+ * Public profiles by consent, member types and service chaplains: what the
  * member chose decides what anyone reads; the address, barangay, birth date, phone, email,
  * SSS/TIN and documents never appear, whatever the choices.
  */
@@ -18,7 +18,7 @@ import {
   type TestUser,
 } from "../support/factories";
 import { rawDb } from "../support/raw-db";
-import { PNG, storageDir, upload } from "../files/file-samples";
+import { PNG, storageDir, upload } from "../support/file-samples";
 import { useScenario } from "../support/scenario";
 
 const storage = storageDir();
@@ -92,7 +92,7 @@ describe("GET /members/public/{idOrUniqueId}", () => {
     const choice = { listed: true, showPhoto: true, showLocation: true, showBranches: true };
     const saved = await choose(member.user, choice);
     expect(saved.status).toBe(200);
-    expect(saved.body.data).toEqual(choice);
+    expect(saved.body.data).toEqual({ ...choice, showChurch: false, showEducation: false });
     const response = await publicPage(member.id);
     expect(response.body.data).toMatchObject({
       region: "Davao Region",
@@ -190,6 +190,20 @@ describe("the 2x2 photo on the public page", () => {
     const shown = await publicPage(owner.id);
     const photoUrl = shown.body.data.photoUrl as string;
     expect(photoUrl).toContain(`/files/public/${fileId}`);
+    // The site reads the same photo as its applicant's approved requirement.
+    const requirement = await rawDb(app)
+      .connection.collection("member_requirements")
+      .findOne({ memberId: owner.id, type: "PHOTO_2X2" });
+    expect(shown.body.data.applicantRequirements).toEqual([
+      {
+        id: requirement?._id,
+        type: "PHOTO_2X2",
+        fileUrl: photoUrl,
+        fileName: "photo.png",
+        mimeType: "image/png",
+        updatedAt: expect.any(String),
+      },
+    ]);
     const served = await app.http().get(`/api/v1/files/public/${fileId}`);
     expect(served.status).toBe(200);
     expect(served.headers["cache-control"]).toBe("public, max-age=86400");
@@ -197,6 +211,7 @@ describe("the 2x2 photo on the public page", () => {
     // Withdrawn: the page drops the photo and the file is private again.
     await choose(owner.user, {});
     expect((await publicPage(owner.id)).body.data.photoUrl).toBeNull();
+    expect((await publicPage(owner.id)).body.data.applicantRequirements).toEqual([]);
     expect((await app.http().get(`/api/v1/files/public/${fileId}`)).status).toBe(404);
   });
 });
@@ -283,6 +298,8 @@ describe("member types and service chaplains", () => {
       showPhoto: false,
       showLocation: false,
       showBranches: false,
+      showChurch: false,
+      showEducation: false,
     });
   });
 });

@@ -13,7 +13,7 @@ let app: TestApp;
 beforeAll(async () => {
   app = await startTestApp({ APP_URL });
 });
-afterAll(() => app.close());
+afterAll(() => app?.close());
 
 /** A small drawn signature as the wizard's canvas exports it. */
 const SIGNATURE = `data:image/png;base64,${randomBytes(600).toString("base64")}`;
@@ -158,20 +158,23 @@ it("sign-up, application, approval, public page, and a second application flagge
   expect(approved.body.user.memberProfile).toMatchObject({ id: record.id, status: "APPROVED" });
   const mine = await app.http().get("/api/v1/members/me").set(bearer(me));
   const publicUrl = mine.body.data[0].publicUrl as string;
-  expect(publicUrl).toBe(`${APP_URL}/members/public/${record.id}`);
+  // The site's page: APP_URL/profile/<uniqueId>, the address the QR codes print.
+  const uniqueId = mine.body.data[0].uniqueId as string;
+  expect(uniqueId).toMatch(/^POI-\d{4}-\d{5}$/);
+  expect(publicUrl).toBe(`${APP_URL}/profile/${uniqueId}`);
 
-  // The QR code's page reads the public check by the id at the end of the link.
+  // The site's page reads the public check by the uniqueId at the end of the link.
   const publicId = publicUrl.split("/").at(-1)!;
   const page = await app.http().get(`/api/v1/members/public/${publicId}`);
   expect(page.status).toBe(200);
-  expect(page.body.data).toEqual({
+  expect(page.body.data).toMatchObject({
     id: record.id,
     fullName: `Ramon B. ${lastName} Jr.`,
     status: "APPROVED",
     memberSince: approvedAt,
     offices: [],
     // The approval gave the record its organisation id; nothing else is shown without consent.
-    uniqueId: expect.stringMatching(/^POI-\d{4}-\d{5}$/),
+    uniqueId,
     memberType: null,
     badgeNumber: null,
     photoUrl: null,
@@ -179,6 +182,15 @@ it("sign-up, application, approval, public page, and a second application flagge
     province: null,
     municipalityCity: null,
     preferredBranches: null,
+    firstName: "Ramon",
+    lastName,
+    isActive: true,
+    officerAssignments: [],
+    applicantRequirements: [],
+    certificates: [],
+    publicRecords: [],
+    followerCount: 0,
+    churchAffiliation: null,
   });
 
   // The same person signs up again under another address and applies.

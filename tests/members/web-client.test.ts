@@ -34,7 +34,7 @@ let admin: TestUser;
 beforeAll(async () => {
   ({ app, admin } = await startScenario({ env: { APP_URL: `${APP_URL}/` } }));
 });
-afterAll(() => app.close());
+afterAll(() => app?.close());
 
 /** The `token` query parameter of the first link into `path` in a mail's text and HTML. */
 function linkToken(mail: { text: string; html: string }, path: string): string {
@@ -96,7 +96,7 @@ describe("memberProfile on the user (point 2)", () => {
 
     const first = await applyAs(app, user);
     const profile = await current();
-    // A pending application has no uniqueId and no onboarding yet (contract §13 adds both).
+    // A pending application has no uniqueId and no onboarding yet (approval adds both).
     expect(profile).toEqual({
       id: first.id,
       status: "PENDING",
@@ -322,9 +322,10 @@ describe("public credential check (point 6)", () => {
     const response = await app.http().get(`/api/v1/members/public/${approved.id}`);
     expect(response.status).toBe(200);
     expect(Object.keys(response.body).sort()).toEqual(["code", "data", "message"]);
-    // Given at approval (onboarding) once that lands; null before.
-    const uniqueId = response.body.data.uniqueId as string | null;
-    expect(uniqueId === null || /^POI-\d{4}-\d{5}$/.test(uniqueId)).toBe(true);
+    // Given at the first approval.
+    const uniqueId = response.body.data.uniqueId as string;
+    expect(uniqueId).toMatch(/^POI-\d{4}-\d{5}$/);
+    const holding = appointed.body.data as { id: string; startDate: string };
     expect(response.body.data).toEqual({
       id: approved.id,
       uniqueId,
@@ -337,8 +338,44 @@ describe("public credential check (point 6)", () => {
       municipalityCity: null,
       preferredBranches: null,
       status: "APPROVED",
+      // Before the oath: no membership year yet, and the check says CURRENT.
+      standing: "CURRENT",
+      validUntil: null,
       memberSince: approved.approvedAt,
       offices: [{ title: office.name, level: "CITY_CHAPLAIN" }],
+      // What the organisation's site renders besides: lists always present.
+      firstName: "Pedro",
+      middleInitial: "S",
+      lastName: "Reyes",
+      extensionName: "Sr.",
+      isActive: true,
+      user: { name: "Test User", avatar: null },
+      officerAssignments: [
+        {
+          id: holding.id,
+          officeTitle: { id: office.id, name: office.name, level: "CITY_CHAPLAIN" },
+          startDate: holding.startDate,
+          department: null,
+          region: null,
+          province: null,
+          cityMunicipality: null,
+          barangay: null,
+        },
+      ],
+      applicantRequirements: [],
+      certificates: [],
+      publicRecords: [],
+      followerCount: 0,
+      profileBannerUrl: null,
+      profileBannerPositionY: null,
+      churchAffiliation: null,
+      churchAddress: null,
+      currentPositionRole: null,
+      currentPositionRoleOther: null,
+      elementarySchool: null,
+      secondarySchool: null,
+      tertiaryCollege: null,
+      postGraduateStudies: null,
     });
     expect(JSON.stringify(response.body)).not.toMatch(/1234567|@example\.org|09171234567/);
 
@@ -346,13 +383,13 @@ describe("public credential check (point 6)", () => {
     expect(graph.data?.publicMember.data).toEqual(response.body.data);
   });
 
-  it("/members/me shows the applicant the public link, built from APP_URL", async () => {
+  it("/members/me shows the applicant the site's public page, APP_URL/profile/<uniqueId>", async () => {
     const mine = await app.http().get("/api/v1/members/me").set(bearer(approved.user));
-    expect(mine.body.data[0].publicUrl).toBe(`${APP_URL}/members/public/${approved.id}`);
+    const uniqueId = mine.body.data[0].uniqueId as string;
+    expect(uniqueId).toMatch(/^POI-\d{4}-\d{5}$/);
+    expect(mine.body.data[0].publicUrl).toBe(`${APP_URL}/profile/${uniqueId}`);
     const graph = await app.graphql(MyMembershipsWithDuplicatesDocument, {}, approved.user.token);
-    expect(graph.data?.myMemberships.data[0].publicUrl).toBe(
-      `${APP_URL}/members/public/${approved.id}`,
-    );
+    expect(graph.data?.myMemberships.data[0].publicUrl).toBe(`${APP_URL}/profile/${uniqueId}`);
   });
 
   it("answers every other id with the same 404 (pending, rejected, archived, erased, unknown, malformed)", async () => {

@@ -1,3 +1,4 @@
+// Raw GraphQL text, not tests/graphql/operations: it talks to the mock server, which has no typed client here.
 import fs from "node:fs";
 import path from "node:path";
 import pino from "pino";
@@ -41,7 +42,7 @@ describe("the mock's records", () => {
     for (const id of ids.filter((id) => id !== null)) expect(id).toMatch(UUID_V7);
     for (const member of answers[0].body.data as Json[]) {
       expect(member.middleInitial).toMatch(/^\p{Lu}$/u);
-      expect(member.publicUrl).toBe(`http://localhost:3000/members/public/${String(member.id)}`);
+      expect(member.publicUrl).toBe(`http://localhost:3000/profile/${String(member.uniqueId)}`);
     }
   });
 

@@ -15,7 +15,7 @@ let admin: TestUser;
 beforeAll(async () => {
   ({ app, admin } = await startScenario());
 });
-afterAll(() => app.close());
+afterAll(() => app?.close());
 
 describe("captions against the XSS corpus", () => {
   const written = new Map<string, string>();

@@ -1,4 +1,4 @@
-import { JPEG, PNG, storageDir, upload } from "../files/file-samples";
+import { JPEG, PNG, storageDir, upload } from "../support/file-samples";
 import { bearer, type TestUser } from "../support/factories";
 import { rawDb } from "../support/raw-db";
 import { startScenario } from "../support/scenario";
@@ -14,7 +14,7 @@ let admin: TestUser;
 beforeAll(async () => {
   ({ app, admin } = await startScenario({ env: storage.env }));
 });
-afterAll(() => app.close());
+afterAll(() => app?.close());
 
 async function media(bytes: Buffer, filename: string, purpose = "NEWS_MEDIA") {
   const response = await upload(app, admin, bytes, { purpose, filename });

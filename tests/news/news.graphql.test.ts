@@ -17,7 +17,7 @@ let member: TestUser;
 beforeAll(async () => {
   ({ app, admin, member } = await startScenario({ users: { member: {} } }));
 });
-afterAll(() => app.close());
+afterAll(() => app?.close());
 
 describe("news through /graphql", () => {
   it("writes, schedules, publishes, lists and deletes with REST's envelopes", async () => {

@@ -13,7 +13,7 @@ let member: TestUser;
 beforeAll(async () => {
   ({ app, admin, member } = await startScenario({ users: { member: {} } }));
 });
-afterAll(() => app.close());
+afterAll(() => app?.close());
 
 type Post = { id: string; title: string; publishedAt: string | null } & Record<string, unknown>;
 
@@ -84,12 +84,12 @@ describe("writing news", () => {
   });
 
   it("keeps a post scheduled for later hidden until its publishedAt has come", async () => {
-    const soon = new Date(Date.now() + 1500).toISOString();
+    const soon = new Date(Date.now() + 60_000).toISOString();
     const post = await write({ title: "Scheduled", status: "PUBLISHED", scheduledAt: soon });
     expect(post.publishedAt).toBe(soon);
     expect(await publicIds()).not.toContain(post.id);
     expect((await app.http().get(`${BASE}/public/${post.id}`)).status).toBe(404);
-    await new Promise((resolve) => setTimeout(resolve, 1600));
+    app.internals.clock.advance(61);
     expect(await publicIds()).toContain(post.id);
     expect((await app.http().get(`${BASE}/public/${post.id}`)).status).toBe(200);
   });

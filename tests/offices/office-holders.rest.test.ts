@@ -10,13 +10,18 @@ const OFFICES = "/api/v1/offices";
 const MEMBERS = "/api/v1/members";
 
 const HOLDER_KEYS = [
+  "barangay",
+  "cityMunicipality",
   "createdAt",
+  "department",
   "endDate",
   "endedAt",
   "id",
   "isActive",
   "member",
   "office",
+  "province",
+  "region",
   "startDate",
 ];
 
@@ -27,7 +32,7 @@ let reader: TestUser;
 beforeAll(async () => {
   ({ app, admin, reader } = await startScenario({ users: { reader: { name: "Plain Reader" } } }));
 });
-afterAll(() => app.close());
+afterAll(() => app?.close());
 
 const api = () => app.http();
 
@@ -102,7 +107,7 @@ function appoint(officeId: string, body: Record<string, unknown>, as: TestUser |
 async function appointed(
   officeId: string,
   memberId: string,
-  dates: { startDate?: string; endDate?: string } = {},
+  dates: { startDate?: string; endDate?: string } & Record<string, string> = {},
 ): Promise<Holder> {
   const response = await appoint(officeId, {
     memberId,
@@ -218,6 +223,46 @@ describe("POST /offices/{id}/holders", () => {
       expect(json).not.toContain(personal);
     }
     expect(await activeHolders(office.id)).toBe(1);
+  });
+
+  it("records where the office serves, trimmed, a blank one as none; the holder lists show it", async () => {
+    const office = await createOffice();
+    const member = await approvedMember();
+    const holder = await appointed(office.id, member.id, {
+      department: "  Davao City Police Office ",
+      region: "Davao Region",
+      province: "Davao del Sur",
+      cityMunicipality: "Davao City",
+      barangay: "   ",
+    });
+    const place = {
+      department: "Davao City Police Office",
+      region: "Davao Region",
+      province: "Davao del Sur",
+      cityMunicipality: "Davao City",
+      barangay: null,
+    };
+    expect(holder).toMatchObject(place);
+    expect((await holdersOf(office.id)).body.data).toEqual([expect.objectContaining(place)]);
+    expect((await officesOf(member.id)).body.data).toEqual([expect.objectContaining(place)]);
+    // None given: every place field null.
+    const bare = await appointed((await createOffice()).id, member.id);
+    expect(bare).toMatchObject({
+      department: null,
+      region: null,
+      province: null,
+      cityMunicipality: null,
+      barangay: null,
+    });
+  });
+
+  it("refuses a place field over 300 characters or not text with 400 naming it, storing nothing", async () => {
+    const office = await createOffice();
+    const member = await approvedMember();
+    const base = { memberId: member.id, startDate: "2025-01-01T00:00:00.000Z" };
+    expectValidation(await appoint(office.id, { ...base, barangay: "x".repeat(301) }), "barangay");
+    expectValidation(await appoint(office.id, { ...base, department: 42 }), "department");
+    expect(await storedHolders(office.id)).toBe(0);
   });
 
   it("stores an open-ended term with endDate null", async () => {

@@ -23,8 +23,8 @@ beforeAll(async () => {
   db = client.db(app.config.dbName);
 });
 afterAll(async () => {
-  await client.close();
-  await app.close();
+  await client?.close();
+  await app?.close();
 });
 
 const offices = () => db.collection<{ _id: string } & Record<string, unknown>>("offices");

@@ -46,7 +46,7 @@ beforeAll(async () => {
     users: { member: {}, officer: { role: Role.OFFICER } },
   }));
 });
-afterAll(() => app.close());
+afterAll(() => app?.close());
 
 /** A name no other test in this file uses. */
 const uniqueName = (label = "Office") => `${label} ${randomBytes(4).toString("hex")}`;

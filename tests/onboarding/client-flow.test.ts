@@ -16,8 +16,8 @@ import {
 import { verificationCodeIn } from "../support/mailbox";
 import { startScenario } from "../support/scenario";
 import type { TestApp } from "../support/test-app";
-import { JPEG, PNG, storageDir, upload } from "../files/file-samples";
-import { API, adminCall } from "./support";
+import { JPEG, PNG, storageDir, upload } from "../support/file-samples";
+import { API, adminCall } from "../support/onboarding";
 
 let app: TestApp;
 let admin: TestUser;
@@ -29,7 +29,7 @@ beforeAll(async () => {
     users: { officer: { role: Role.OFFICER, name: "Officer Cruz" } },
   }));
 });
-afterAll(() => app.close());
+afterAll(() => app?.close());
 
 const WEEKDAYS = ["SUNDAY", "MONDAY", "TUESDAY", "WEDNESDAY", "THURSDAY", "FRIDAY", "SATURDAY"];
 
@@ -50,7 +50,13 @@ it("walks a member from registration to the oath and the public page", async () 
   const put = (path: string, body: object) => app.http().put(`${API}${path}`).set(as).send(body);
   const step = (currentStep: string) =>
     put("/members/current/onboarding-progress/step", { currentStep });
-  const applied = await app.http().post(`${API}/members/apply`).set(as).send(minimalApplication());
+  // The record's full name ("Maria L. Santos") is not the account's ("Maria Santos"): every
+  // membership mail names the member the record's way.
+  const applied = await app
+    .http()
+    .post(`${API}/members/apply`)
+    .set(as)
+    .send(minimalApplication({ middleInitial: "L" }));
   expect(applied.status).toBe(201);
   const memberId = applied.body.data.id as string;
 
@@ -65,7 +71,7 @@ it("walks a member from registration to the oath and the public page", async () 
   expect(approved.status).toBe(200);
   const uniqueId = approved.body.data.uniqueId as string;
   expect(uniqueId).toMatch(/^POI-\d{4}-\d{5}$/);
-  await app.mail.waitFor(email, { subject: /approved/i });
+  const mails = [await app.mail.waitFor(email, { subject: /approved/i })];
 
   // The six parallel reads of the wizard: all 200.
   const reads = await Promise.all(
@@ -122,22 +128,23 @@ it("walks a member from registration to the oath and the public page", async () 
   expect(paid.body.data).toMatchObject({ status: "SUBMITTED", amount: 500, currency: "PHP" });
   expect((await step("ONLINE_INTERVIEW")).status).toBe(200);
 
-  // ONLINE_INTERVIEW: an administrator makes the officer an interviewer; the member books.
-  const offered = await adminCall(app, admin).put(`/interviewers/${officer.id}`, {
-    active: true,
-    days: WEEKDAYS,
-    timeSlots: ["10:00 AM"],
+  // ONLINE_INTERVIEW: an administrator links the officer to ptr-rodel; the member books by key.
+  const linked = await adminCall(app, admin).put("/interviewers/ptr-rodel", {
+    userId: officer.id,
+    email: officer.email,
   });
-  expect(offered.status).toBe(200);
+  expect(linked.status).toBe(200);
   const interviewers = await get("/interviewers");
-  const slot = interviewers.body.data.find((row: { id: string }) => row.id === officer.id)
+  const slot = interviewers.body.data.find((row: { key: string }) => row.key === "ptr-rodel")
     .nextFree[0];
+  const weekday = WEEKDAYS[new Date(`${slot.date}T00:00:00Z`).getUTCDay()];
   const booked = await put("/members/current/online-interview", {
-    interviewerId: officer.id,
-    day: WEEKDAYS[new Date(`${slot.date}T00:00:00Z`).getUTCDay()],
+    interviewerId: "ptr-rodel",
+    day: weekday.charAt(0) + weekday.slice(1).toLowerCase(),
     timeSlot: slot.timeSlot,
   });
   expect(booked.status).toBe(200);
+  mails.push(await app.mail.waitFor(email, { subject: /interview is booked/i }));
   expect((await step("ID_GENERATION")).status).toBe(200);
 
   // ID_GENERATION: refused before the payment is verified; the administrator verifies.
@@ -146,10 +153,20 @@ it("walks a member from registration to the oath and the public page", async () 
     status: "VERIFIED",
   });
   expect(verified.body.data.status).toBe("VERIFIED");
-  await app.mail.waitFor(email, { subject: /payment was verified/i });
+  // Plain words, never the enum ("Payment VERIFIED").
+  expect(verified.body.message).toBe("The payment was verified");
+  mails.push(await app.mail.waitFor(email, { subject: /payment was verified/i }));
+  // The card is printed from the 2x2 photo once an administrator approved it.
+  expect((await put("/members/current/id-generation", {})).status).toBe(409);
+  const photoApproved = await adminCall(app, admin).patch(
+    `/members/${memberId}/requirements/PHOTO_2X2`,
+    { reviewStatus: "APPROVED" },
+  );
+  expect(photoApproved.status).toBe(200);
   const generated = await put("/members/current/id-generation", {});
   expect(generated.status).toBe(200);
-  expect(generated.body.data.asset.certificateUrl).toEqual(expect.any(String));
+  expect(generated.body.data.asset.idCardUrl).toEqual(expect.any(String));
+  expect(generated.body.data.asset.certificateUrl).toBeNull();
   expect((await step("CHAPLAINCY_101")).status).toBe(200);
 
   // CHAPLAINCY_101: eight lessons and ten essays.
@@ -193,6 +210,15 @@ it("walks a member from registration to the oath and the public page", async () 
     subject: /Associate Chaplain/i,
     after: mailsBefore,
   });
+  // The oath ends onboarding: nothing to continue; the day written as every mail writes it.
+  expect(welcome.text).toContain("(5 December 2026, Quezon City chapel)");
+  expect(welcome.text).toContain("Your onboarding is complete. Welcome!");
+  expect(welcome.text).not.toMatch(/continue/i);
+  expect(welcome.html).not.toMatch(/continue/i);
+  mails.push(welcome);
+  expect(mails.map((mail) => mail.text.split("\n")[0])).toEqual(
+    mails.map(() => "Hello Maria L. Santos,"),
+  );
   const parsed = await simpleParser(welcome.raw);
   const certificate = parsed.attachments.find((file) => file.filename === "certificate.pdf");
   expect(certificate?.content.subarray(0, 5).toString()).toBe("%PDF-");

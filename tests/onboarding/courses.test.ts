@@ -1,7 +1,8 @@
 import type { TestUser } from "../support/factories";
 import { startScenario } from "../support/scenario";
 import type { TestApp } from "../support/test-app";
-import { adminCall, approvedMember } from "./support";
+import { adminCall, approvedMember } from "../support/onboarding";
+import { ChaplaincyTrainingDocument, SaveChaplaincyTrainingDocument } from "../graphql/generated";
 
 let app: TestApp;
 let admin: TestUser;
@@ -9,7 +10,7 @@ let admin: TestUser;
 beforeAll(async () => {
   ({ app, admin } = await startScenario());
 });
-afterAll(() => app.close());
+afterAll(() => app?.close());
 
 const allAnswers = (count: number) =>
   Object.fromEntries(Array.from({ length: count }, (_, i) => [String(i + 1), `Answer ${i + 1}`]));
@@ -139,5 +140,87 @@ describe("/members/current/chaplaincy-training", () => {
     expect(unknown.status).toBe(400);
     expect(unknown.body.errors[0].path).toBe("essayAnswers.77");
     expect((await member.get(path)).body.data).toBeNull();
+  });
+});
+
+describe("a refused completion stores nothing", () => {
+  it("Chaplaincy 101 with isCompleted before everything is done: 409, lessons and essays not kept", async () => {
+    const member = await approvedMember(app, admin);
+    const path = "/members/current/chaplaincy-training";
+    const early = await member.put(path, {
+      completedLessonIds: [1, 2, 3],
+      essayAnswers: { "1": "An answer that must not be kept" },
+      isCompleted: true,
+    });
+    expect(early.status).toBe(409);
+    expect(early.body.message).toBe(
+      "Finish Chaplaincy 101 first: 5 lessons left, 9 essay questions unanswered",
+    );
+    expect((await member.get(path)).body.data).toBeNull();
+
+    const partial = await member.put(path, {
+      completedLessonIds: [1, 2, 3, 4, 5, 6, 7, 8],
+      essayAnswers: allAnswers(9),
+    });
+    expect(partial.status).toBe(200);
+    const blank = await member.put(path, {
+      completedLessonIds: [],
+      essayAnswers: { "1": "Changed", "10": "   " },
+      isCompleted: true,
+    });
+    expect(blank.status).toBe(409);
+    expect(blank.body.message).toBe("Finish Chaplaincy 101 first: 1 essay questions unanswered");
+    const kept = (await member.get(path)).body.data;
+    expect(kept.essayAnswers["1"]).toBe("Answer 1");
+    expect(kept.essayAnswers["10"]).toBeUndefined();
+
+    const viaGraphql = await app.graphql(
+      SaveChaplaincyTrainingDocument,
+      { completedLessonIds: [], essayAnswers: { "1": "Again" }, isCompleted: true },
+      member.user.token,
+    );
+    expect(viaGraphql.errors![0].extensions).toMatchObject({ code: "CONFLICT", status: 409 });
+    expect((await member.get(path)).body.data.essayAnswers["1"]).toBe("Answer 1");
+
+    const done = await app.graphql(
+      SaveChaplaincyTrainingDocument,
+      { completedLessonIds: [], essayAnswers: { "10": "The last one" }, isCompleted: true },
+      member.user.token,
+    );
+    expect(done.errors).toBeUndefined();
+    expect(done.data!.saveChaplaincyTraining.data!.completedAt).toEqual(expect.any(String));
+    // Completed once, more answers may still come, and asking again is no refusal.
+    const after = await member.put(path, {
+      completedLessonIds: [],
+      essayAnswers: { "2": "Rewritten" },
+      isCompleted: true,
+    });
+    expect(after.status).toBe(200);
+    expect(after.body.data.completedAt).toBe(done.data!.saveChaplaincyTraining.data!.completedAt);
+  });
+
+  it("pre-orientation with isCompleted before every lesson: 409, the lessons sent not kept", async () => {
+    const member = await approvedMember(app, admin);
+    const path = "/members/current/onboarding-progress/pre-orientation";
+    const early = await member.put(path, { completedLessonIds: [1, 2, 3], isCompleted: true });
+    expect(early.status).toBe(409);
+    expect(early.body.message).toBe("Complete every pre-orientation lesson first: 2 left");
+    const progress = await member.get("/members/current/onboarding-progress");
+    expect(progress.body.data.preOrientationCompletedLessonIds).toEqual([]);
+  });
+});
+
+describe("a step with nothing saved for it answers data: null", () => {
+  it("Chaplaincy 101 stays null while only the pre-orientation was saved (REST and /graphql)", async () => {
+    const member = await approvedMember(app, admin);
+    const saved = await member.put("/members/current/onboarding-progress/pre-orientation", {
+      completedLessonIds: [1],
+    });
+    expect(saved.status).toBe(200);
+    const read = await member.get("/members/current/chaplaincy-training");
+    expect(read.status).toBe(200);
+    expect(read.body).toMatchObject({ code: "OK", data: null });
+    const viaGraphql = await app.graphql(ChaplaincyTrainingDocument, {}, member.user.token);
+    expect(viaGraphql.data!.chaplaincyTraining).toEqual({ code: "OK", data: null });
   });
 });

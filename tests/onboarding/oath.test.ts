@@ -1,7 +1,7 @@
 import { bearer, buildUser, minimalApplication, type TestUser } from "../support/factories";
 import { startScenario } from "../support/scenario";
 import type { TestApp } from "../support/test-app";
-import { API, adminCall, approvedMember } from "./support";
+import { API, adminCall, approvedMember } from "../support/onboarding";
 
 let app: TestApp;
 let admin: TestUser;
@@ -9,7 +9,7 @@ let admin: TestUser;
 beforeAll(async () => {
   ({ app, admin } = await startScenario());
 });
-afterAll(() => app.close());
+afterAll(() => app?.close());
 
 const OATH = { takenAt: "2026-12-05", place: "Manila Cathedral" };
 

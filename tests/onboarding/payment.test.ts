@@ -1,8 +1,9 @@
 import type { TestUser } from "../support/factories";
 import { startScenario } from "../support/scenario";
 import type { TestApp } from "../support/test-app";
-import { JPEG, PDF, storageDir, upload } from "../files/file-samples";
-import { adminCall, approvedMember } from "./support";
+import { JPEG, PDF, PNG, storageDir, upload } from "../support/file-samples";
+import { rawDb } from "../support/raw-db";
+import { adminCall, approvedMember } from "../support/onboarding";
 
 let app: TestApp;
 let admin: TestUser;
@@ -12,7 +13,7 @@ beforeAll(async () => {
     env: { ...storageDir().env, MEMBERSHIP_FEE_PHP: "750" },
   }));
 });
-afterAll(() => app.close());
+afterAll(() => app?.close());
 
 const PATH = "/members/current/payment-checkout";
 
@@ -51,7 +52,8 @@ describe("PUT /members/current/payment-checkout", () => {
     const noNote = await member.put(PATH, { paymentMethod: "E_WALLET", isPromissoryNote: true });
     expect(noNote.status).toBe(400);
     expect(noNote.body.errors[0].path).toBe("promissoryNoteUrl");
-    const wrongPurpose = await upload(app, member.user, PDF, { purpose: "REQUIREMENT" });
+    // An avatar is no payment document (a REQUIREMENT file is: the site uploads them so).
+    const wrongPurpose = await upload(app, member.user, PNG, { purpose: "AVATAR" });
     const refused = await member.put(PATH, {
       paymentMethod: "E_WALLET",
       proofFileId: wrongPurpose.body.data.id,
@@ -75,6 +77,26 @@ describe("PUT /members/current/payment-checkout", () => {
       proofFileId: null,
       promissoryNoteFileId: null,
     });
+  });
+
+  it("a refusal after the proof was claimed stores nothing: no payment, the proof still unnamed", async () => {
+    const member = await approvedMember(app, admin);
+    const proof = await upload(app, member.user, JPEG, { purpose: "PAYMENT_PROOF" });
+    // Another account's note: never the caller's to name.
+    const other = await approvedMember(app, admin);
+    const wrongNote = await upload(app, other.user, PDF, { purpose: "PROMISSORY_NOTE" });
+    const refused = await member.put(PATH, {
+      paymentMethod: "E_WALLET",
+      proofFileId: proof.body.data.id,
+      isPromissoryNote: true,
+      promissoryNoteFileId: wrongNote.body.data.id,
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors[0].path).toBe("promissoryNoteFileId");
+    expect(refused.body.message).toBe(refused.body.errors[0].message);
+    expect((await member.get(PATH)).body.data).toBeNull();
+    const stored = await rawDb(app).files.findById(proof.body.data.id).lean();
+    expect(stored?.unnamedSince).not.toBeNull();
   });
 });
 

@@ -2,8 +2,8 @@ import { bearer, type TestUser } from "../support/factories";
 import { rawDb } from "../support/raw-db";
 import { startScenario } from "../support/scenario";
 import type { TestApp } from "../support/test-app";
-import { JPEG, PNG, storageDir, upload } from "../files/file-samples";
-import { API, approvedMember } from "./support";
+import { JPEG, PNG, storageDir, upload } from "../support/file-samples";
+import { API, approvedMember } from "../support/onboarding";
 
 let app: TestApp;
 let admin: TestUser;
@@ -11,11 +11,11 @@ let admin: TestUser;
 beforeAll(async () => {
   ({ app, admin } = await startScenario({ env: storageDir().env }));
 });
-afterAll(() => app.close());
+afterAll(() => app?.close());
 
 const collections = ["member_requirements", "membership_payments", "onboarding_progress"];
 
-it("the export lists documents, payment and essays; erasure removes them", async () => {
+it("the export lists documents, payment, essays and step times; erasure removes them", async () => {
   const member = await approvedMember(app, admin);
   const photo = await upload(app, member.user, PNG, { filename: "me.png" });
   await member.put("/members/current/requirements", {
@@ -26,6 +26,8 @@ it("the export lists documents, payment and essays; erasure removes them", async
     paymentMethod: "E_WALLET",
     proofFileId: proof.body.data.id,
   });
+  // The first step done, the member moves on: its time is kept on the member record.
+  await member.put("/members/current/onboarding-progress/step", { currentStep: "PRE_ORIENTATION" });
   await member.put("/members/current/chaplaincy-training", {
     completedLessonIds: [1],
     essayAnswers: { "3": "I would listen first." },
@@ -50,6 +52,14 @@ it("the export lists documents, payment and essays; erasure removes them", async
     essayAnswers: { "3": "I would listen first." },
     oath: null,
   });
+  expect(onboarding.steps).toEqual([
+    {
+      memberId: member.id,
+      currentStep: "PRE_ORIENTATION",
+      startedAt: expect.any(String),
+      times: [{ step: "REQUIREMENTS", days: 0, at: expect.any(String) }],
+    },
+  ]);
 
   const db = rawDb(app).connection.db!;
   for (const name of collections) {

@@ -1,8 +1,9 @@
 import { applyAs, bearer, buildUser, type TestUser } from "../support/factories";
 import { startScenario } from "../support/scenario";
 import type { TestApp } from "../support/test-app";
-import { PNG, storageDir, upload } from "../files/file-samples";
-import { API, adminCall, approvedMember, gql } from "./support";
+import { PNG, storageDir, upload } from "../support/file-samples";
+import { API, adminCall, approvedMember } from "../support/onboarding";
+import { CurrentMemberProgressDocument, MemberOnboardingDocument } from "../graphql/generated";
 
 let app: TestApp;
 let admin: TestUser;
@@ -10,7 +11,7 @@ let admin: TestUser;
 beforeAll(async () => {
   ({ app, admin } = await startScenario({ env: storageDir().env }));
 });
-afterAll(() => app.close());
+afterAll(() => app?.close());
 
 const SIX_READS = [
   "/members/current/requirements",
@@ -134,17 +135,11 @@ describe("PUT /members/current/onboarding-progress/step", () => {
 describe("GraphQL", () => {
   it("memberProfile carries the onboarding progress", async () => {
     const member = await approvedMember(app, admin);
-    const result = await app.graphql(
-      gql(
-        "{ currentUser { user { memberProfile { uniqueId onboardingProgress { currentStep steps { step done } } } } } }",
-      ),
-      {},
-      member.user.token,
-    );
+    const result = await app.graphql(CurrentMemberProgressDocument, {}, member.user.token);
     expect(result.errors).toBeUndefined();
-    const profile = result.data?.currentUser.user.memberProfile;
-    expect(profile.onboardingProgress.currentStep).toBe("REQUIREMENTS");
-    expect(profile.onboardingProgress.steps).toHaveLength(7);
+    const progress = result.data?.currentUser.user.memberProfile?.onboardingProgress;
+    expect(progress?.currentStep).toBe("REQUIREMENTS");
+    expect(progress?.steps).toHaveLength(7);
   });
 });
 
@@ -169,12 +164,7 @@ describe("GET /onboarding (admin)", () => {
 
   it("member(id) carries the whole onboarding for administrators", async () => {
     const member = await approvedMember(app, admin);
-    const result = await app.graphql(
-      gql(`query($id: UUID!) { member(id: $id) { data { id uniqueId onboarding {
-        progress { currentStep } requirements { type } payment { status } oath { place } } } } }`),
-      { id: member.id },
-      admin.token,
-    );
+    const result = await app.graphql(MemberOnboardingDocument, { id: member.id }, admin.token);
     expect(result.errors).toBeUndefined();
     expect(result.data?.member.data.onboarding).toEqual({
       progress: { currentStep: "REQUIREMENTS" },

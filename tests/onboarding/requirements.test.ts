@@ -1,8 +1,10 @@
 import { applyAs, bearer, buildUser, type TestUser } from "../support/factories";
 import { startScenario } from "../support/scenario";
 import type { TestApp } from "../support/test-app";
-import { PDF, PNG, storageDir, upload } from "../files/file-samples";
-import { API, adminCall, approvedMember } from "./support";
+import { PDF, PNG, storageDir, upload } from "../support/file-samples";
+import { rawDb } from "../support/raw-db";
+import { API, adminCall, approvedMember } from "../support/onboarding";
+import { SaveCurrentRequirementsDocument } from "../graphql/generated";
 
 let app: TestApp;
 let admin: TestUser;
@@ -10,7 +12,7 @@ let admin: TestUser;
 beforeAll(async () => {
   ({ app, admin } = await startScenario({ env: storageDir().env }));
 });
-afterAll(() => app.close());
+afterAll(() => app?.close());
 
 const uploaded = async (user: TestUser, bytes = PDF, purpose = "REQUIREMENT") => {
   const response = await upload(app, user, bytes, { purpose, filename: "doc.pdf" });
@@ -197,5 +199,121 @@ describe("the administrators' review", () => {
       fullName: b.name,
     });
     expect(page.body.pagination).toMatchObject({ currentPage: 1, limit: 100 });
+  });
+});
+
+/** Whether a record names the file (the orphan sweep leaves it alone). */
+const named = async (fileId: string) =>
+  (await rawDb(app).files.findById(fileId).lean())?.unnamedSince === null;
+
+describe("the whole list sent again, as the organisation's site does", () => {
+  it("an APPROVED document's current file, by id or any link of ours, is accepted and changes nothing", async () => {
+    const member = await approvedMember(app, admin);
+    const photo = await uploaded(member.user, PNG);
+    const first = await member.put("/members/current/requirements", {
+      attachments: [{ type: "PHOTO_2X2", fileUrl: photo.fileUrl }],
+    });
+    const firstLink = first.body.data.attachments.photo_2x2 as string;
+    await adminCall(app, admin).patch(`/members/${member.id}/requirements/PHOTO_2X2`, {
+      reviewStatus: "APPROVED",
+    });
+    const before = (await member.get("/members/current/requirements")).body.data;
+    const approved = before.requirements[0];
+    expect(approved).toMatchObject({ type: "PHOTO_2X2", reviewStatus: "APPROVED" });
+    const letter = await uploaded(member.user);
+    for (const ref of [
+      { fileUrl: before.attachments.photo_2x2 },
+      { fileUrl: firstLink },
+      { fileUrl: `/api/v1/files/public/${photo.id}` },
+      { fileId: photo.id },
+    ]) {
+      const again = await member.put("/members/current/requirements", {
+        attachments: [
+          { type: "PHOTO_2X2", ...ref },
+          { type: "LETTER_OF_INTENT", fileId: letter.id },
+        ],
+      });
+      expect(again.status).toBe(200);
+      const kept = again.body.data.requirements.find(
+        (row: { type: string }) => row.type === "PHOTO_2X2",
+      );
+      expect(kept).toMatchObject({
+        fileId: photo.id,
+        reviewStatus: "APPROVED",
+        updatedAt: approved.updatedAt,
+      });
+    }
+    const viaGraphql = await app.graphql(
+      SaveCurrentRequirementsDocument,
+      { attachments: [{ type: "PHOTO_2X2", fileId: photo.id }] },
+      member.user.token,
+    );
+    expect(viaGraphql.errors).toBeUndefined();
+    expect(viaGraphql.data!.saveCurrentRequirements.data.requirements).toContainEqual({
+      type: "PHOTO_2X2",
+      fileId: photo.id,
+      reviewStatus: "APPROVED",
+      updatedAt: approved.updatedAt,
+    });
+
+    // Another file for the APPROVED type is still a 409, and the rest of that list is not kept.
+    const other = await uploaded(member.user, PNG);
+    const clearance = await uploaded(member.user);
+    const replaced = await member.put("/members/current/requirements", {
+      attachments: [
+        { type: "CLEARANCE_NBI", fileId: clearance.id },
+        { type: "PHOTO_2X2", fileId: other.id },
+      ],
+    });
+    expect(replaced.status).toBe(409);
+    const after = (await member.get("/members/current/requirements")).body.data;
+    expect(after.attachments.clearance_nbi).toBeNull();
+    expect(await named(clearance.id)).toBe(false);
+    expect(await named(other.id)).toBe(false);
+    expect(await named(photo.id)).toBe(true);
+  });
+});
+
+describe("the 2x2 photo", () => {
+  it("must be a PNG, JPEG or WebP image: a PDF is a 400 on its item, and the request stores nothing", async () => {
+    const member = await approvedMember(app, admin);
+    const pdf = await uploaded(member.user, PDF);
+    const letter = await uploaded(member.user);
+    const response = await member.put("/members/current/requirements", {
+      attachments: [
+        { type: "LETTER_OF_INTENT", fileId: letter.id },
+        { type: "PHOTO_2X2", fileUrl: pdf.fileUrl },
+      ],
+    });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({
+      code: "VALIDATION_ERROR",
+      message: "The 2x2 photo must be a PNG, JPEG or WebP image",
+      errors: [
+        {
+          path: "attachments.1.fileUrl",
+          message: "The 2x2 photo must be a PNG, JPEG or WebP image",
+        },
+      ],
+      ...(response.body.error ? { error: response.body.error } : {}),
+    });
+    expect((await member.get("/members/current/requirements")).body.data.requirements).toEqual([]);
+    expect(await named(pdf.id)).toBe(false);
+    expect(await named(letter.id)).toBe(false);
+
+    const viaGraphql = await app.graphql(
+      SaveCurrentRequirementsDocument,
+      { attachments: [{ type: "PHOTO_2X2", fileId: pdf.id }] },
+      member.user.token,
+    );
+    expect(viaGraphql.errors![0]).toMatchObject({
+      message: "The 2x2 photo must be a PNG, JPEG or WebP image",
+      extensions: { code: "VALIDATION_ERROR", status: 400 },
+    });
+    // A PDF stays fine for the other documents.
+    const asLetter = await member.put("/members/current/requirements", {
+      attachments: [{ type: "LETTER_OF_INTENT", fileId: pdf.id }],
+    });
+    expect(asLetter.status).toBe(200);
   });
 });

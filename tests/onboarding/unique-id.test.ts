@@ -3,7 +3,8 @@ import { applyAs, bearer, buildUser, type TestUser } from "../support/factories"
 import { rawDb } from "../support/raw-db";
 import { startScenario } from "../support/scenario";
 import type { TestApp } from "../support/test-app";
-import { API, adminCall, approvedMember, gql } from "./support";
+import { API, adminCall, approvedMember } from "../support/onboarding";
+import { CurrentMemberProgressDocument } from "../graphql/generated";
 
 let app: TestApp;
 let admin: TestUser;
@@ -11,7 +12,7 @@ let admin: TestUser;
 beforeAll(async () => {
   ({ app, admin } = await startScenario());
 });
-afterAll(() => app.close());
+afterAll(() => app?.close());
 
 const year = () => manilaYear(new Date());
 const setStatus = (id: string, status: string) =>
@@ -74,13 +75,9 @@ describe("uniqueId at approval", () => {
     const member = await approvedMember(app, admin);
     const current = await app.http().get(`${API}/users/current`).set(bearer(member.user));
     expect(current.body.user.memberProfile.uniqueId).toMatch(/^POI-\d{4}-\d{5}$/);
-    const result = await app.graphql(
-      gql("{ currentUser { user { memberProfile { id uniqueId } } } }"),
-      {},
-      member.user.token,
-    );
+    const result = await app.graphql(CurrentMemberProgressDocument, {}, member.user.token);
     expect(result.errors).toBeUndefined();
-    expect(result.data?.currentUser.user.memberProfile).toEqual({
+    expect(result.data?.currentUser.user.memberProfile).toMatchObject({
       id: member.id,
       uniqueId: current.body.user.memberProfile.uniqueId,
     });

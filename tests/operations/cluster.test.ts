@@ -13,7 +13,7 @@ import {
   startServiceProcess,
   stopAll,
   type ServiceProcess,
-} from "../resilience/service-process";
+} from "../support/service-process";
 
 /*
  * WORKERS=2 as `npm start` runs it: the development launcher (tools/dev-db/start.ts) starts an

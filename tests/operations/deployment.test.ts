@@ -78,6 +78,8 @@ describe("docker-compose.yml", () => {
   it("refuses to start without the secrets, the domain and SMTP", () => {
     expect(required.sort()).toEqual(
       [
+        "APP_URL",
+        "CORS_ORIGINS",
         "DATA_KEY",
         "DOMAIN",
         "JWT_SECRET",
@@ -103,6 +105,25 @@ describe("docker-compose.yml", () => {
     expect(caddyfile).toMatch(/^\{\$DOMAIN\} \{/m);
     expect(caddyfile).toMatch(/dynamic a api 4000 \{\s*refresh 10s/);
     expect(api.environment?.TRUST_PROXY).toBe("1");
+  });
+
+  it("lets through the proxy every body the API accepts, uploads up to FILE_MAX_BYTES included", () => {
+    const caddyfile = read("deploy/Caddyfile");
+    const fileMax = Number(
+      /^\$\{FILE_MAX_BYTES:-(\d+)\}$/.exec(api.environment!.FILE_MAX_BYTES)![1],
+    );
+    const units: Record<string, number> = {
+      "": 1,
+      KB: 1e3,
+      MB: 1e6,
+      GB: 1e9,
+      KIB: 1024,
+      MIB: 1024 ** 2,
+    };
+    // A cap, if any, must leave room for the largest file and its multipart framing.
+    for (const [, amount, unit] of caddyfile.matchAll(/^\s*max_size\s+(\d+)\s*([a-z]*)\s*$/gim))
+      expect(Number(amount) * units[unit.toUpperCase()]).toBeGreaterThan(fileMax + 64 * 1024);
+    expect(caddyfile).not.toMatch(/max_size\s+\{\$/);
   });
 
   it("runs MongoDB as a replica set with authentication and a key file from a secret", () => {
@@ -234,7 +255,9 @@ describe("scripts/compose-secrets.sh (npm run compose:secrets)", () => {
     const file = path.join(dir, ".env");
     expect(run(file)).toContain("created");
     const first = valuesOf(file);
-    const generated = required.filter((name) => !["DOMAIN", "SMTP_URL"].includes(name));
+    const generated = required.filter(
+      (name) => !["APP_URL", "CORS_ORIGINS", "DOMAIN", "SMTP_URL"].includes(name),
+    );
     for (const name of [...generated, "MONGO_REPLICA_KEY"])
       expect(first[name]).toMatch(/^\S{32,}$/);
     expect(first.MONGO_REPLICA_KEY).toMatch(/^[A-Za-z0-9+/=]{6,1024}$/);

@@ -1,11 +1,10 @@
 import pino from "pino";
-import puppeteer, { type Browser, type Page } from "puppeteer-core";
-import { findExecutable } from "../../tools/dev-db/executables";
+import type { Browser, Page } from "puppeteer-core";
 import { startMockServer } from "../../src/mock/mock-server";
+import { chromiumPath, launchChromium } from "../support/chromium";
 import { buildUser, type TestUser } from "../support/factories";
 import { startTestApp, type TestApp } from "../support/test-app";
 
-const chromium = findExecutable("chromium") ?? findExecutable("chromium-browser");
 /** Not localhost: Chromium treats localhost as secure, so https upgrades would go unnoticed. */
 const HOST = "explorers.test";
 
@@ -14,7 +13,7 @@ const HOST = "explorers.test";
  * other host unresolvable so a page that still loads something from a CDN shows up broken.
  * .ci/run installs Debian's chromium; puppeteer-core drives it and downloads nothing.
  */
-(chromium ? describe : describe.skip)("the explorers in headless Chromium", () => {
+(chromiumPath ? describe : describe.skip)("the explorers in headless Chromium", () => {
   let app: TestApp;
   let browser: Browser;
   let origin: string;
@@ -23,19 +22,7 @@ const HOST = "explorers.test";
     app = await startTestApp();
     user = await buildUser(app);
     origin = `http://${HOST}:${new URL(app.url).port}`;
-    browser = await puppeteer.launch({
-      executablePath: chromium!,
-      headless: true,
-      defaultViewport: { width: 1400, height: 900 },
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--disable-background-networking",
-        "--disable-component-update",
-        `--host-resolver-rules=MAP ${HOST} 127.0.0.1, MAP * ~NOTFOUND, EXCLUDE 127.0.0.1`,
-      ],
-    });
+    browser = await launchChromium([HOST]);
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
@@ -47,24 +34,54 @@ const HOST = "explorers.test";
     const page = await browser.newPage();
     const failures: string[] = [];
     page.on("requestfailed", (request) => failures.push(request.url()));
+    // A 404 (the favicon's, say) is a failure the console shows, though the request succeeded.
+    page.on("response", (response) => {
+      if (response.status() >= 400) failures.push(`${response.status()} ${response.url()}`);
+    });
     page.on("pageerror", (error) => failures.push(String(error)));
     await page.goto(`${at}${path}`, { waitUntil: "networkidle0", timeout: 30_000 });
     return { page, failures };
   }
 
-  it("Swagger UI renders the API by hostname and runs a call with Try it out", async () => {
-    const { page, failures } = await open("/api/v1/docs/");
-    await page.waitForSelector(".opblock", { timeout: 20_000 });
-    const text = await page.$eval("#swagger-ui", (element) => element.textContent ?? "");
-    expect(text).toContain("Chaplaincy membership API");
-    expect(text).toContain("/branch-service/create");
-    // Tags in a reader's order: Auth first.
-    const tags = await page.$$eval(".opblock-tag", (elements) =>
-      elements.map((element) => element.getAttribute("data-tag")),
-    );
-    expect(tags[0]).toBe("Auth");
+  it("serves the favicon both explorer pages name, as an image", async () => {
+    for (const path of ["/api/v1/docs/", "/graphql"]) {
+      const page = await app.http().get(path).set("accept", "text/html");
+      expect(page.text).toContain('<link rel="icon" href="/favicon.ico">');
+    }
+    const icon = await app.http().get("/favicon.ico").buffer(true);
+    expect(icon.status).toBe(200);
+    expect(icon.headers["content-type"]).toBe("image/png");
+    expect((icon.body as Buffer).subarray(1, 4).toString()).toBe("PNG");
+  });
 
-    await page.click("#operations-Branch_services-branchServices .opblock-summary");
+  it("Swagger UI renders the API by hostname and runs a call with Try it out", async () => {
+    const { page: first, failures: firstFailures } = await open("/api/v1/docs/");
+    // Swagger UI draws a long API as a virtual list: only the operations in view are on the
+    // page, so the groups' order is read from the first item and a later one is reached by link.
+    await first.waitForSelector(".opblock", { timeout: 20_000 });
+    const text = await first.$eval("#swagger-ui", (element) => element.textContent ?? "");
+    expect(text).toContain("Chaplaincy membership API");
+    // Groups in a reader's order: Auth first.
+    const firstGroup = await first.$eval(
+      ".operations-virtual__item, .opblock-tag",
+      (element) => element.textContent ?? "",
+    );
+    expect(firstGroup.startsWith("Auth")).toBe(true);
+
+    expect(firstFailures).toEqual([]);
+    await first.close();
+
+    const { page, failures } = await open("/api/v1/docs/#/Branch_services/branchServices");
+    await page.waitForSelector("#operations-Branch_services-branchServices", { timeout: 20_000 });
+    const paths = await page.$$eval(".opblock-summary-path", (elements) =>
+      elements.map((element) => element.getAttribute("data-path")),
+    );
+    expect(paths).toContain("/branch-service");
+
+    // The link opens the operation; a click on its summary would close it again.
+    if (!(await page.$("#operations-Branch_services-branchServices.is-open"))) {
+      await page.click("#operations-Branch_services-branchServices .opblock-summary");
+    }
     await page.waitForSelector(".try-out__btn");
     await page.click(".try-out__btn");
     await page.click(".execute");

@@ -9,7 +9,7 @@ let app: TestApp;
 beforeAll(async () => {
   app = await startTestApp(README_ADMIN);
 });
-afterAll(() => app.close());
+afterAll(() => app?.close());
 
 const signIn = async () => {
   const login = await app

@@ -15,8 +15,8 @@ beforeAll(async () => {
   app = await startTestApp({}, engine.uri);
 }, 60_000);
 afterAll(async () => {
-  await app.close().catch(() => undefined);
-  await engine.stop();
+  await app?.close().catch(() => undefined);
+  await engine?.stop();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 

@@ -46,7 +46,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   fs.rmSync(workDir, { recursive: true, force: true });
-  await app.close();
+  await app?.close();
 });
 
 const operations = () =>

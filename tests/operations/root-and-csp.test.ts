@@ -4,7 +4,7 @@ let app: TestApp;
 beforeAll(async () => {
   app = await startTestApp();
 });
-afterAll(() => app.close());
+afterAll(() => app?.close());
 
 describe("GET /", () => {
   it("sends a browser to the REST explorer", async () => {

@@ -8,7 +8,7 @@ import {
   sleep,
   startServiceProcess,
   type Probe,
-} from "../resilience/service-process";
+} from "../support/service-process";
 
 /*
  * A sign-in sent shortly before SIGTERM is a request the service has received, even when the

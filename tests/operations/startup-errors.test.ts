@@ -1,5 +1,6 @@
 import net from "node:net";
 import { startupProblem } from "../../src/startup-errors";
+import { DataFolderInUseError } from "../../tools/dev-db/ownership";
 import { runServiceToExit } from "../support/run-to-exit";
 import { TEST_JWT_SECRET } from "../support/test-app";
 
@@ -33,6 +34,35 @@ describe("startupProblem", () => {
       expect(text).not.toMatch(STACK_LINE);
       expect(text).not.toContain("s3cret");
     }
+  });
+
+  it("says which file or folder may not be written, and what to do, without a stack", () => {
+    const readOnly = Object.assign(new Error("EROFS: read-only file system, access '/srv/data'"), {
+      code: "EROFS",
+      path: "/srv/data",
+    });
+    const denied = Object.assign(new Error("EACCES: permission denied, open '/srv/data/x.log'"), {
+      code: "EACCES",
+      path: "/srv/data/x.log",
+    });
+    expect(startupProblem(readOnly)).toMatch(
+      /^Cannot start: \/srv\/data is on a read-only file system\.\n[\s\S]*DATA_DIR/,
+    );
+    expect(startupProblem(denied)).toMatch(
+      /^Cannot start: \/srv\/data\/x\.log may not be written by this user \(EACCES\)\./,
+    );
+    for (const error of [readOnly, denied]) expect(startupProblem(error)).not.toMatch(STACK_LINE);
+  });
+
+  it("says a data folder run by another launcher in its one sentence, without a stack", () => {
+    const inUse = new DataFolderInUseError(
+      "the development database in /srv/data is run by process 4242; stop it first, " +
+        "or set MONGODB_URI to a database of your own",
+    );
+    expect(startupProblem(inUse)).toBe(
+      "Cannot start: the development database in /srv/data is run by process 4242; stop it " +
+        "first, or set MONGODB_URI to a database of your own.",
+    );
   });
 
   it("keeps the stack of anything else, which is a bug to report", () => {

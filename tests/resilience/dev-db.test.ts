@@ -13,7 +13,7 @@ import {
   startServiceProcess,
   stopAll,
   type ServiceProcess,
-} from "./service-process";
+} from "../support/service-process";
 
 /*
  * The development database `npm start` runs (tools/dev-db): reachable only through a socket
@@ -223,6 +223,12 @@ describe("a launcher killed with SIGKILL", () => {
     expect(code).toBe(1);
     expect(output).toContain(`is run by process ${second!.child.pid}`);
     expect(output).toContain("MONGODB_URI");
+    // The one sentence, and no stack under it.
+    const said = output.split("\n").filter((line) => line.trim() && !line.startsWith("{"));
+    expect(said).toEqual([
+      expect.stringMatching(/^Cannot start: the development database in \S+ is run by process/),
+    ]);
+    expect(output).not.toMatch(/^\s+at /m);
     expect(enginesOn(dataDir)).toEqual([enginePid(second!)]);
   }, 60_000);
 });

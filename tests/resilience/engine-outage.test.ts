@@ -17,7 +17,7 @@ import {
   stopAll,
   type Probe,
   type ServiceProcess,
-} from "./service-process";
+} from "../support/service-process";
 
 /*
  * The database dies in the middle of mixed traffic to a separate service process and comes

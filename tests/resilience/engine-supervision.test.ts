@@ -15,7 +15,7 @@ import {
   startServiceProcess,
   type Probe,
   type ServiceProcess,
-} from "./service-process";
+} from "../support/service-process";
 
 /*
  * `npm start`'s launcher runs the development engine (its own data directory, no MONGODB_URI)

@@ -9,7 +9,7 @@ import {
   startServiceProcess,
   type Probe,
   type ServiceProcess,
-} from "./service-process";
+} from "../support/service-process";
 
 /*
  * Issue 6: SIGTERM while requests are in flight. The service stops listening at once,

@@ -18,7 +18,7 @@ import {
   startServiceProcess,
   stopAll,
   type ServiceProcess,
-} from "./service-process";
+} from "../support/service-process";
 
 /*
  * Issue 6: two separate service processes on one database and one Redis, as behind a load

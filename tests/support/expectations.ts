@@ -6,7 +6,7 @@ export const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-
 /** A well-formed id no record has. */
 export const UNKNOWN_ID = "01890a5d-ac96-774b-bcce-b302099a8057";
 
-/** Exactly what a User may show (contract §2.1, plus mfaEnabled and §5's memberProfile). */
+/** Exactly what a User may show: the account's own fields, mfaEnabled and memberProfile. */
 export const PUBLIC_USER_KEYS = [
   "accountStatus",
   "avatar",

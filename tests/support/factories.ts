@@ -133,7 +133,7 @@ export const buildOffice = (
     ...overrides,
   });
 
-/** The fields an application must have (contract §6), filled in plausibly. */
+/** The fields an application must have (SAMPLE_APPLICATION), filled in plausibly. */
 export function minimalApplication(overrides: Record<string, unknown> = {}) {
   return { ...SAMPLE_APPLICATION, ...overrides };
 }

@@ -139,31 +139,64 @@ export function describeUnserved(unserved: readonly UnservedQuery[]): string {
 }
 
 function whyUnserved(planned: PlannedQuery, indexes: DeclaredIndex[]): string | undefined {
-  if (planned.metadataOnly) return undefined;
+  const served = servingOf(planned, indexes);
+  return "reason" in served ? served.reason : undefined;
+}
+
+/**
+ * How the planner can answer a query from `indexes` (`{_id: 1}` among them): the index it walks
+ * (none for a count from the collection's metadata, one per branch of an `$or`), or why no
+ * index serves it. Of several that serve, the one binding the most equality fields, then the
+ * shortest. `planned` may hold a filter's shape (shapeOf) instead of the filter.
+ */
+export function servingOf(
+  planned: PlannedQuery,
+  indexes: readonly DeclaredIndex[],
+): { indexes: IndexKey[] } | { reason: string } {
+  if (planned.metadataOnly) return { indexes: [] };
   const { filter, sort } = planned;
   const onlyOr = Object.keys(filter).length === 1 && Array.isArray(filter.$or);
-  const branches = onlyOr ? statements(filter.$or) : [];
-  if (onlyOr && branches.every((branch) => !whyUnserved({ ...planned, filter: branch }, indexes))) {
-    return undefined;
+  if (onlyOr) {
+    const branches = statements(filter.$or).map((branch) =>
+      servingOf({ ...planned, filter: branch }, indexes),
+    );
+    if (branches.every((branch) => "indexes" in branch)) {
+      return { indexes: branches.flatMap((branch) => ("indexes" in branch ? branch.indexes : [])) };
+    }
   }
   const fields = classify(filter);
   const id = fields.get("_id");
-  if (id === "point" || id === "equality") return undefined;
+  if (id === "point" || id === "equality") return { indexes: [{ _id: 1 }] };
   const usable = indexes.filter((index) => isUsable(index, fields));
   const order = sortEntries(sort).filter(([field]) => fields.get(field) !== "point");
+  const chosen = (candidates: DeclaredIndex[], reason: string) => {
+    const size = (index: DeclaredIndex) => Object.keys(index.key).length;
+    const bound = (index: DeclaredIndex) => {
+      const unbound = Object.keys(index.key).findIndex((field) => !fields.has(field));
+      return unbound < 0 ? size(index) : unbound;
+    };
+    const [best] = [...candidates].sort((a, b) => bound(b) - bound(a) || size(a) - size(b));
+    return best ? { indexes: [best.key] } : { reason };
+  };
   if (order.length === 0) {
     if (fields.size === 0) {
       const key = planned.distinctKey;
-      if (key && usable.some((index) => leadingField(index) === key)) return undefined;
-      return onlyOr
-        ? "a branch of the $or reads the whole collection"
-        : "nothing in the filter can use an index: it reads the whole collection";
+      return chosen(
+        key ? usable.filter((index) => leadingField(index) === key) : [],
+        onlyOr
+          ? "a branch of the $or reads the whole collection"
+          : "nothing in the filter can use an index: it reads the whole collection",
+      );
     }
-    if (usable.some((index) => fields.has(leadingField(index)))) return undefined;
-    return "no index leads with a field of the filter";
+    return chosen(
+      usable.filter((index) => fields.has(leadingField(index))),
+      "no index leads with a field of the filter",
+    );
   }
-  if (usable.some((index) => givesOrder(index, fields, order))) return undefined;
-  return "no index gives the sort after the filter's equality fields (an in-memory sort)";
+  return chosen(
+    usable.filter((index) => givesOrder(index, fields, order)),
+    "no index gives the sort after the filter's equality fields (an in-memory sort)",
+  );
 }
 
 type Predicate = "point" | "equality" | "other";
@@ -251,11 +284,14 @@ function sortEntries(sort: Doc | undefined): [string, number][] {
   ]);
 }
 
+/** A regex in a filter's shape: the planner reads it as the regex it stands for. */
+const REGEX_SHAPE = "<regex>";
+
 /** A value with every leaf replaced by its kind, so that the shape names the query, not the data. */
 export function shapeOf(value: unknown): unknown {
   if (value === null || value === undefined) return value ?? null;
   if (value instanceof Date) return "<date>";
-  if (value instanceof RegExp) return "<regex>";
+  if (isRegex(value)) return REGEX_SHAPE;
   if (Array.isArray(value)) {
     const kinds = new Map(value.map((item) => [JSON.stringify(shapeOf(item)), shapeOf(item)]));
     return [...kinds.values()];
@@ -279,8 +315,9 @@ function isDoc(value: unknown): value is Doc {
   );
 }
 
+/** A regex, or a regex's place in a filter's shape. */
 function isRegex(value: unknown): boolean {
-  return value instanceof RegExp || bsonTypeOf(value) === "BSONRegExp";
+  return value instanceof RegExp || bsonTypeOf(value) === "BSONRegExp" || value === REGEX_SHAPE;
 }
 
 function bsonTypeOf(value: unknown): unknown {

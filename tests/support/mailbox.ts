@@ -58,13 +58,14 @@ export class TestMailbox {
 
   /**
    * The first message to `to` (case-insensitive) at index `after` or later whose subject
-   * matches `subject`; polls until `timeoutMs` (5 s) and then rejects listing what arrived.
+   * matches `subject`; polls until `timeoutMs` (30 s) and then rejects listing what arrived.
    */
   async waitFor(
     to: string,
     options: { subject?: RegExp; timeoutMs?: number; after?: number } = {},
   ): Promise<ReceivedMail> {
-    const { subject, timeoutMs = 5000, after = 0 } = options;
+    // Generous: it returns as soon as the mail is there, and a loaded machine delivers late.
+    const { subject, timeoutMs = 30_000, after = 0 } = options;
     const address = to.toLowerCase();
     const matches = (mail: ReceivedMail) =>
       mail.to.includes(address) && (subject === undefined || subject.test(mail.subject));

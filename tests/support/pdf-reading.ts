@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import jsQR from "jsqr";
@@ -82,4 +82,18 @@ export function pdfImages(
         type: cells[2],
       })),
   );
+}
+
+/**
+ * Every image the PDF embeds, extracted as pdfimages -all writes it: a JPEG stream as the
+ * .jpg it carries (its own bytes, metadata and all), other images as PNG.
+ */
+export function pdfImageFiles(bytes: Buffer): { name: string; bytes: Buffer }[] {
+  return withFile(bytes, (file, dir) => {
+    execFileSync("pdfimages", ["-all", file, path.join(dir, "image")]);
+    return readdirSync(dir)
+      .filter((name) => name.startsWith("image"))
+      .sort()
+      .map((name) => ({ name, bytes: readFileSync(path.join(dir, name)) }));
+  });
 }

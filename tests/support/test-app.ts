@@ -13,6 +13,7 @@ import { startServer, type RunningServer } from "../../src/server";
 import { CommandRecorder, declaredIndexes } from "./command-recorder";
 import { BOOTSTRAP_ADMIN } from "./factories";
 import { describeUnserved, unservedQueries, type UnservedQuery } from "./index-coverage";
+import { saveRecorded } from "./recorded-queries";
 import { TestMailbox } from "./mailbox";
 
 export const TEST_JWT_SECRET = "test-secret-0123456789-abcdefghijklmnopqrstuvwxyz";
@@ -58,6 +59,8 @@ export const PRODUCTION_ENV = {
   DATA_KEY: Buffer.alloc(32, 9).toString("base64"),
   // startTestApp sets SMTP_URL (its mailbox); the tests reach the app over plain http.
   ALLOW_INSECURE_HTTP: "true",
+  APP_URL: "https://members.example.org",
+  CORS_ORIGINS: "https://members.example.org",
 };
 
 export const RELAXED_LIMITS = {
@@ -86,6 +89,8 @@ function captureLogs(dbName: string): (pino.DestinationStream & { end(): void })
 export async function startTestApp(
   env: Record<string, string> = {},
   engineUri?: string,
+  /** Leave the database on close: a later instance of the same DB_NAME goes on with it. */
+  options: { keepDatabase?: boolean } = {},
 ): Promise<TestApp> {
   const uri = engineUri ?? process.env.TEST_MONGODB_URI;
   if (!uri)
@@ -102,6 +107,8 @@ export async function startTestApp(
     DB_NAME: `t_${testFile.replace(/\W/g, "_").slice(0, 40)}_${randomBytes(3).toString("hex")}`,
     BCRYPT_COST: "4",
     LOG_LEVEL: "silent",
+    // Due work (reminders, deliveries) is found within seconds, as a test can wait for.
+    JOBS_POLL_SECONDS: "2",
     SMTP_URL: mail.url,
     ADMIN_EMAIL: BOOTSTRAP_ADMIN.email,
     ADMIN_PASSWORD: BOOTSTRAP_ADMIN.password,
@@ -140,7 +147,9 @@ export async function startTestApp(
       // fails when production would scan a collection or sort in memory for one of its queries.
       const scans = unserved();
       recorder.stop();
-      await connection.dropDatabase();
+      const testPath = expect.getState().testPath;
+      if (testPath && scans.length === 0) saveRecorded(testPath, recorder.commands());
+      if (!options.keepDatabase) await connection.dropDatabase();
       await connection.close();
       logFile?.end();
       if (scans.length > 0) throw new Error(describeUnserved(scans));

@@ -4,13 +4,13 @@ import {
   dateInWords,
   memberTypeLabel,
   ordinalInWords,
-  profileUrlOf,
-  shortDate,
 } from "../../src/modules/credentials/credential-text";
+import { calendarDay, manilaDate } from "../../src/mail/dates";
 import { CR80, renderIdCard } from "../../src/modules/credentials/id-card.render";
-import { drawable, wrapText } from "../../src/modules/credentials/pdf-layout";
+import { drawable, wholeText, wrapText } from "../../src/modules/credentials/pdf-layout";
 import { renderQrPng } from "../../src/modules/credentials/qr-code.render";
 import { MemberType } from "../../src/modules/members/member.enums";
+import { publicProfileUrl } from "../../src/modules/members/public-url";
 import {
   decodeQrPng,
   pdfImages,
@@ -20,9 +20,21 @@ import {
 } from "../support/pdf-reading";
 import { samplePhotoPng } from "../support/sample-photo";
 
-const url = profileUrlOf("https://chaplains.example.org", "POI-2026-00042");
+const url = publicProfileUrl("https://chaplains.example.org", "POI-2026-00042");
 // 27 November 2026 in Manila, though still the 26th in UTC.
 const issuedAt = new Date("2026-11-26T16:30:00.000Z");
+
+const ORG = {
+  name: "Pearl of the Orient International Auxiliary Chaplain Values Educators Inc.",
+  shortName: "POI-AVCE",
+  address: "Quezon City",
+  email: "",
+  phone: "",
+  website: "",
+  sealFileId: null,
+  signatoryName: "Rev. Juan Dela Cruz",
+  signatoryTitle: "National President",
+};
 
 describe("credential texts", () => {
   it("writes the date in words in Asia/Manila", () => {
@@ -33,7 +45,10 @@ describe("credential texts", () => {
     expect(ordinalInWords(30)).toBe("thirtieth");
     expect(ordinalInWords(31)).toBe("thirty-first");
     expect(dateInWords(issuedAt)).toBe("the twenty-seventh day of November, 2026");
-    expect(shortDate(issuedAt)).toBe("27 November 2026");
+    // The one way mails and credentials write a day.
+    expect(manilaDate(issuedAt)).toBe("27 November 2026");
+    expect(manilaDate(new Date("2026-11-28T15:59:59.000Z"))).toBe("28 November 2026");
+    expect(calendarDay("2026-12-05")).toBe("Saturday, 5 December 2026");
   });
 
   it("names member types as people read them and builds the public check's URL", () => {
@@ -53,6 +68,20 @@ describe("credential texts", () => {
     expect(cut).toHaveLength(2);
     expect(cut[1].endsWith("…")).toBe(true);
   });
+
+  it("prints a long name whole: smaller first, then on a second line, never cut", async () => {
+    const font = await (await PDFDocument.create()).embedFont(StandardFonts.HelveticaBold);
+    const short = wholeText(font, "Maria Santos", 120, 9, 6, 2);
+    expect(short).toEqual({ size: 9, lines: ["Maria Santos"] });
+    const name = "Maximiliano Concepción Bartolomé Q. Dela Cruz-Santisteban";
+    const long = wholeText(font, name, 120, 9, 6, 2);
+    expect(long.lines).toHaveLength(2);
+    expect(long.lines.join(" ")).toBe(name);
+    for (const line of long.lines)
+      expect(font.widthOfTextAtSize(line, long.size)).toBeLessThanOrEqual(120);
+    const longer = wholeText(font, `${name} ${name}`, 120, 9, 6, 2);
+    expect(longer.lines.join(" ")).toBe(`${name} ${name}`);
+  });
 });
 
 describe("rendered credentials", () => {
@@ -67,10 +96,13 @@ describe("rendered credentials", () => {
 
   it("renders the certificate on one A4 landscape page with its texts and a readable QR code", async () => {
     const pdf = await renderCertificate({
-      organisation: "Chaplaincy Membership",
+      organisation: ORG,
+      seal: null,
+      memberType: "Associate Chaplain",
       fullName: "Maria Clara Santos",
       uniqueId: "POI-2026-00042",
-      issuedAt,
+      oathDay: issuedAt,
+      validUntil: new Date("2027-11-26T16:30:00.000Z"),
       qrPng,
       profileUrl: url,
     });
@@ -86,6 +118,9 @@ describe("rendered credentials", () => {
       "Maria Clara Santos",
       "the twenty-seventh day of November, 2026",
       "Member ID: POI-2026-00042",
+      "Valid until 27 November 2027",
+      "Rev. Juan Dela Cruz",
+      "National President",
     ]) {
       expect(text).toContain(expected);
     }
@@ -95,7 +130,8 @@ describe("rendered credentials", () => {
   it("renders a two-sided CR80 card: photo, name, id, type and offices in front; QR, URL and valid-since behind", async () => {
     const photo = samplePhotoPng();
     const pdf = await renderIdCard({
-      organisation: "Chaplaincy Membership",
+      organisation: ORG,
+      seal: null,
       fullName: "Maria Clara Santos",
       uniqueId: "POI-2026-00042",
       memberType: "Associate Chaplain",
@@ -103,7 +139,7 @@ describe("rendered credentials", () => {
       photo,
       qrPng,
       profileUrl: url,
-      validSince: issuedAt,
+      validUntil: issuedAt,
     });
     const sizes = await pdfPageSizes(pdf);
     expect(sizes).toHaveLength(2);
@@ -123,7 +159,8 @@ describe("rendered credentials", () => {
       expect(front).toContain(expected);
     }
     expect(back.replace(/ /g, "")).toContain(url);
-    expect(back).toMatch(/VALID SINCE 27 November 2026/i);
+    expect(back).toMatch(/VALID UNTIL 27 November 2026/i);
+    expect(back).toContain("Rev. Juan Dela Cruz");
     // The photo whole on the front (its own pixel size), the QR code on the back.
     expect(pdfImages(pdf)).toEqual(
       expect.arrayContaining([expect.objectContaining({ page: 1, width: 360, height: 420 })]),
@@ -133,7 +170,8 @@ describe("rendered credentials", () => {
 
   it("embeds a JPEG photo and survives a name no font can draw", async () => {
     const pdf = await renderIdCard({
-      organisation: "Chaplaincy Membership",
+      organisation: ORG,
+      seal: null,
       fullName: "李 Wei Santos-Villanueva de los Reyes y Concepcion Bartolome III",
       uniqueId: "POI-2026-00043",
       memberType: memberTypeLabel(null),
@@ -141,7 +179,7 @@ describe("rendered credentials", () => {
       photo: TINY_JPEG,
       qrPng,
       profileUrl: url,
-      validSince: issuedAt,
+      validUntil: issuedAt,
     });
     const [front] = pdfPagesText(pdf);
     expect(front).toContain("? Wei Santos-Villanueva");

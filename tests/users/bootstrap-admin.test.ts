@@ -13,7 +13,7 @@ beforeAll(async () => {
     ADMIN_NAME: "Chief Admin",
   });
 });
-afterAll(() => app.close());
+afterAll(() => app?.close());
 
 describe("bootstrap administrator", () => {
   it("is created at start from ADMIN_EMAIL/ADMIN_PASSWORD: ADMIN, verified, password hashed", async () => {

@@ -1,7 +1,7 @@
 /*
- * The organisation's client calls some account operations by other names (contract §13); its
- * account-security page, replayed call by call, gets the shapes it reads, from the same
- * operations the service's own paths run.
+ * The organisation's client calls some account operations by other names (`aliases` in
+ * src/graphql/rest-route.ts); its account-security page, replayed call by call, gets the shapes it
+ * reads, from the same operations the service's own paths run.
  */
 import { generate } from "otplib";
 import { bearer, buildUser, login, TEST_PASSWORD, type TestUser } from "../support/factories";

@@ -38,7 +38,7 @@ beforeAll(async () => {
     .send({ memberId: person.id, startDate: "2024-01-01T00:00:00.000Z" });
   holderId = appointed.body.data.id as string;
 });
-afterAll(() => app.close());
+afterAll(() => app?.close());
 
 function expectCompleteExport(body: Record<string, unknown>) {
   expect(body).toMatchObject({ code: "OK", data: { exportedAt: expect.any(String) } });

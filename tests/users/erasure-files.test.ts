@@ -1,8 +1,8 @@
 /**
  * Issue 35, point 4: after an account is erased, nothing under DATA_DIR holds its name or any
  * address it ever had: not the mail kept in the outbox (sent to former addresses too), not the
- * embedded engine's files (free pages, the write-ahead log), read as bytes. The service and a
- * FerretDB engine of this file's own share one fresh DATA_DIR, as in the embedded default.
+ * development engine's files (free pages, the write-ahead log), read as bytes. The service and a
+ * FerretDB engine of this file's own share one fresh DATA_DIR, as `npm start` runs them.
  */
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
@@ -29,8 +29,8 @@ beforeAll(async () => {
   app = await startTestApp({ SMTP_URL: "", DATA_DIR: dataDir }, engine.uri);
 }, 60_000);
 afterAll(async () => {
-  await app.close();
-  await engine.stop();
+  await app?.close();
+  await engine?.stop();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 

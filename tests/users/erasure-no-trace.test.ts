@@ -13,7 +13,9 @@ import {
   loginBootstrapAdmin,
   minimalApplication,
   TEST_PASSWORD,
+  type TestUser,
 } from "../support/factories";
+import { PDF, upload } from "../support/file-samples";
 import { startTestApp, type TestApp } from "../support/test-app";
 
 const API = "/api/v1";
@@ -56,8 +58,8 @@ beforeAll(async () => {
   inspector = await new MongoClient(uri, clientOptionsFor(uri)).connect();
 });
 afterAll(async () => {
-  await inspector.close();
-  await app.close();
+  await inspector?.close();
+  await app?.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -140,6 +142,34 @@ it("erases the person from every collection and from the kept mail, and keeps th
     .set(bearer(admin))
     .send({ memberId, startDate: "2024-01-01T00:00:00.000Z" });
   expect(appointed.status).toBe(201);
+  // What the person added to the public page carries their name too.
+  const certificateFile = await upload(app, person as TestUser, PDF, {
+    purpose: "CERTIFICATE",
+    filename: "award.pdf",
+  });
+  const certificate = await app
+    .http()
+    .post(`${API}/members/current/certificates`)
+    .set(bearer(person))
+    .send({
+      title: `${PERSON.lastName} Merit Award`,
+      certificateUrl: certificateFile.body.data.id,
+      issuedAt: "2024-01-01",
+    });
+  expect(certificate.status).toBe(201);
+  const record = await app
+    .http()
+    .post(`${API}/members/current/public-records`)
+    .set(bearer(person))
+    .send({
+      title: `Outreach by ${PERSON.lastName}`,
+      shortDescription: `<p>${PERSON.name} served</p>`,
+      type: "COMMUNITY_SERVICE",
+      eventAt: "2024-02-02",
+      location: PERSON.homeAddress,
+      status: "PUBLISHED",
+    });
+  expect(record.status).toBe(201);
   await app.internals.mailer.flush();
 
   // The scan sees the person before: the account, the application, the appointment, the mail

@@ -27,7 +27,7 @@ let member: TestUser;
 beforeAll(async () => {
   ({ app, admin, member } = await startScenario({ users: { member: { name: "Grace Member" } } }));
 });
-afterAll(() => app.close());
+afterAll(() => app?.close());
 
 /** The first error's extensions, after checking the HTTP status stays 200 and data is null. */
 function errorOf<R>(result: GraphqlResult<R>) {

@@ -50,7 +50,7 @@ beforeAll(async () => {
     users: { member: { name: "Mary Member" }, officer: { role: Role.OFFICER } },
   }));
 });
-afterAll(() => app.close());
+afterAll(() => app?.close());
 
 /** A separate app whose only administrator is the bootstrap one. */
 async function withLoneAdminApp(run: (lone: TestApp) => Promise<void>): Promise<void> {

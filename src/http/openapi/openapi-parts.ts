@@ -4,6 +4,8 @@ import {
   statusOfCode,
   type ErrorCode,
 } from "../../errors/app-errors";
+import { JSON_BODY_LIMIT_BYTES, sizeInWords } from "../../errors/byte-size";
+import { EXAMPLE_FILE_ID } from "../../graphql/rest-route";
 import { SAMPLE_APPLICATION } from "../../modules/members/sample-application";
 
 export type Json = Record<string, unknown>;
@@ -16,7 +18,7 @@ const REASONS: Record<number, string> = {
   403: "The caller's role may not do this",
   404: "No such record",
   409: "Conflicts with the current state",
-  413: "Body larger than 1 MiB",
+  413: `Body larger than ${sizeInWords(JSON_BODY_LIMIT_BYTES)}`,
   415: "Body is not JSON",
   429: "Too many requests (see Retry-After)",
   500: "Server failure",
@@ -112,12 +114,30 @@ const BY_NAME: Record<string, unknown> = {
   reason: "Complete and verified application",
   status: "APPROVED",
   ...SAMPLE_APPLICATION,
+  // Where an appointment serves: an office's place in the sample application's city.
+  department: "Cebu City Police Office",
+  cityMunicipality: "Cebu City",
   middleName: "Reyes",
   noticeVersion: "2026-01",
   startDate: "2026-01-15T00:00:00.000Z",
   endDate: "2027-01-15T00:00:00.000Z",
   maxSlots: 1,
   content: "Sunday service at the camp chapel",
+  // The authenticator's six digits, under either name the clients use.
+  token: "123456",
+  place: "Manila Cathedral, Intramuros, Manila",
+  officiant: "Bishop Dr. Rodel Manzo",
+  prompt: "How would you support a family keeping vigil in a hospital ICU?",
+  contentUrl: "https://www.youtube.com/watch?v=chaplaincy101",
+  certificateUrl: EXAMPLE_FILE_ID,
+  currentPositionRoleOther: "Hospital chaplain",
+  elementarySchool: "Lahug Elementary School",
+  secondarySchool: "Cebu City National Science High School",
+  tertiaryCollegeEntries: ["BS Psychology, University of San Carlos"],
+  postGraduateStudiesEntries: ["Master of Divinity, Asian Theological Seminary"],
+  outcome: "PASSED",
+  reviewStatus: "APPROVED",
+  note: "Checked against the original",
 };
 
 const BY_FORMAT: Record<string, unknown> = {

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Request, RequestHandler, Response } from "express";
 
-/** What every public cached read answers with (contract §12). */
+/** What every public cached read answers with: a minute old at most, revalidated by its ETag. */
 export const PUBLIC_CACHE_CONTROL = "public, max-age=60";
 
 /** The per-IP public-read bucket, taken before the route reads its arguments or the database. */
@@ -61,7 +61,8 @@ export function sendNotModified(res: Response, etag: string): void {
 
 /**
  * A successful public read: cacheable by anyone for 60 s, with its ETag (the version's, or by
- * default a hash of the bytes); a client that holds the same gets 304 and no body. Errors never come here and stay `no-store`.
+ * default a hash of the bytes); a client that holds the same gets 304 and no body. Errors never
+ * come here and stay `no-store`.
  */
 export function sendPublicRead(
   req: Request,

@@ -23,7 +23,7 @@ function labelOf(action: string): string {
 }
 
 /**
- * One of the caller's own audited acts as the organisation's client lists them (contract §13).
+ * One of the caller's own audited acts as the organisation's client lists them.
  * Entries keep ids only, so the address and device the client has room for stay null.
  */
 @ObjectType("ActivityEntry", { simpleResolvers: true })

@@ -1,3 +1,4 @@
+import { paged } from "../../graphql/envelopes";
 import { Args, Ctx, Query, Resolver } from "type-graphql";
 import { Authorized } from "../../graphql/access";
 import { Rest } from "../../graphql/rest-route";
@@ -32,6 +33,6 @@ export class AuditLogResolver {
       "Administrative acts, newest first, filtered by actor, target, action and time. Admin only.",
   })
   async auditLogs(@Args() args: AuditLogListArgs, @Ctx() ctx: RequestContext) {
-    return { code: "OK", message: "Audit log", ...(await ctx.services.audit.list(args)) };
+    return paged(await ctx.services.audit.list(args), "Audit log");
   }
 }

@@ -1,7 +1,7 @@
 import { ActivityEntry } from "./activity.type";
 import type { Logger } from "pino";
 import { ValidationError } from "../../errors/app-errors";
-import { Pagination, type Page } from "../../graphql/envelopes";
+import { pageOf, type PageResult } from "../page-result";
 import type { AuditLogListArgs } from "./audit-log.input";
 import type { AuditLogRecord } from "./audit-log.model";
 import type { AuditLogRepository } from "./audit-log.repository";
@@ -58,14 +58,15 @@ export class AuditLogService {
     );
   }
 
-  async list(args: AuditLogListArgs): Promise<Omit<Page<AuditLogEntry>, "code" | "message">> {
+  async list(args: AuditLogListArgs): Promise<PageResult<AuditLogEntry>> {
     if (args.from && args.to && args.from >= args.to) {
       throw ValidationError.field("to", "to must be after from");
     }
     const { records, total } = await this.entries.page(args, args.page, args.limit);
-    return {
-      data: records.map((record) => AuditLogEntry.from(record)),
-      pagination: Pagination.of(args.page, args.limit, total),
-    };
+    return pageOf(
+      args,
+      records.map((record) => AuditLogEntry.from(record)),
+      total,
+    );
   }
 }

@@ -1,5 +1,6 @@
 import { createHmac } from "node:crypto";
 import type { BackgroundTasks } from "../../background-tasks";
+import type { Clock } from "../../clock";
 import type { FieldCipher } from "../../db/field-cipher";
 import type { Mailer } from "../../mail/mailer";
 import type { RateLimits } from "../../rate-limits/rate-limits";
@@ -9,7 +10,7 @@ import { MFA_SECRET_FIELD } from "../users/user.model";
 import type { UserRepository } from "../users/user.repository";
 import { AuthService } from "./auth.service";
 import { BcryptPool, defaultBcryptWorkers } from "./bcrypt-pool";
-import { CredentialsService } from "./credentials.service";
+import { PasswordProofService } from "./password-proof.service";
 import { EmailVerificationService } from "./email-verification.service";
 import { MfaService } from "./mfa.service";
 import { PasswordHasher } from "./password-hasher";
@@ -19,22 +20,30 @@ import { SessionRepository } from "./session.repository";
 import { SessionService } from "./session.service";
 import { TokenService } from "./token.service";
 
-export interface AuthModuleOptions extends ModuleBase {
-  jwtSecret: string;
+export interface AuthModuleDeps {
   /** The accounts' collection (users module). */
   users: UserRepository;
+}
+
+export interface AuthModuleOptions extends ModuleBase {
+  jwtSecret: string;
   mailer: Mailer;
   rateLimits: RateLimits;
   background: BackgroundTasks;
   cipher: FieldCipher;
+  /** When tokens and refresh tokens expire and the grace window ends. */
+  clock: Clock;
+  deps: () => AuthModuleDeps;
 }
 
 /** Signing in and staying signed in: tokens, sessions, passwords, second factors. */
 export function createAuthModule(options: AuthModuleOptions) {
-  const { connection, config, log, jwtSecret, users, mailer, rateLimits, background, cipher } =
+  const { connection, config, log, jwtSecret, mailer, rateLimits, background, cipher, deps } =
     options;
+  const { clock } = options;
+  const users = () => deps().users;
   const model = createSessionModel(connection);
-  const tokens = new TokenService(jwtSecret, config.accessTokenTtlSeconds);
+  const tokens = new TokenService(jwtSecret, config.accessTokenTtlSeconds, clock);
   const hashing = new BcryptPool(defaultBcryptWorkers(config.workers));
   const hasher = new PasswordHasher(config.bcryptCost, hashing);
   const sessions = new SessionService(
@@ -47,6 +56,7 @@ export function createAuthModule(options: AuthModuleOptions) {
       successorKey: createHmac("sha256", jwtSecret).update("refresh-token-successor").digest(),
     },
     log,
+    clock,
   );
   const emailVerification = new EmailVerificationService(users, mailer, config.appUrl, background);
   const mfa = new MfaService(users, hasher, rateLimits, sessions, cipher);
@@ -60,7 +70,7 @@ export function createAuthModule(options: AuthModuleOptions) {
       emailVerification,
       mfa,
       auth: new AuthService(users, tokens, sessions, hasher, emailVerification, mfa, rateLimits),
-      credentials: new CredentialsService(users, sessions, hasher, mfa, rateLimits, mailer),
+      passwordProof: new PasswordProofService(users, sessions, hasher, mfa, rateLimits, mailer),
       passwordReset: new PasswordResetService(
         users,
         sessions,
@@ -77,7 +87,7 @@ export function createAuthModule(options: AuthModuleOptions) {
     migrations: [
       {
         name: "TOTP secrets sealed",
-        run: () => users.sealClearMfaSecrets((clear) => cipher.seal(clear, MFA_SECRET_FIELD)),
+        run: () => users().sealClearMfaSecrets((clear) => cipher.seal(clear, MFA_SECRET_FIELD)),
       },
     ],
     /** The hashing threads. */

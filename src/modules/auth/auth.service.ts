@@ -1,4 +1,4 @@
-import { isDuplicateKeyError } from "../../db/errors";
+import { DUPLICATE } from "../../db/errors";
 import { uuidv7 } from "../../db/uuid";
 import { randomUUID } from "node:crypto";
 import {
@@ -14,7 +14,7 @@ import { normaliseEmail } from "../users/email";
 import { Role } from "../users/role";
 import type { UserRecord } from "../users/user.model";
 import type { UserRepository } from "../users/user.repository";
-import { loginLockKey } from "./credentials.service";
+import { loginLockKey } from "./password-proof.service";
 import type { EmailVerificationService } from "./email-verification.service";
 import type { MfaService } from "./mfa.service";
 import type { PasswordHasher } from "./password-hasher";
@@ -46,7 +46,7 @@ export type LoginResult = SignedIn | { kind: "mfa-required"; mfaToken: string };
  */
 export class AuthService {
   constructor(
-    private readonly users: UserRepository,
+    private readonly users: () => UserRepository,
     private readonly tokens: TokenService,
     private readonly sessions: SessionService,
     private readonly hasher: PasswordHasher,
@@ -86,7 +86,7 @@ export class AuthService {
     const share = { client: client.ip ?? "-", account: address };
     this.hasher.assertRoom(share);
     await this.limits.reserveLoginAttempt(lockKey);
-    const user = await this.users.findByEmail(address);
+    const user = await this.users().findByEmail(address);
     const valid = await this.limits.releasedIfRefused(lockKey, () =>
       this.hasher.verify(password, user?.passwordHash, share),
     );
@@ -97,7 +97,7 @@ export class AuthService {
     await this.limits.resetLoginFailures(lockKey);
     if (user.mfaEnabled) {
       const tokenId = randomUUID();
-      await this.users.setMfaLoginToken(user._id, tokenId);
+      await this.users().setMfaLoginToken(user._id, tokenId);
       return {
         kind: "mfa-required",
         mfaToken: this.tokens.signMfaToken(user._id, client.userAgent, tokenId),
@@ -108,7 +108,7 @@ export class AuthService {
 
   async completeMfaLogin(mfaToken: string, code: string, client: ClientInfo): Promise<SignedIn> {
     const step = this.tokens.verifyMfaToken(mfaToken);
-    const user = await this.users.findById(step.userId);
+    const user = await this.users().findById(step.userId);
     if (!user || !user.mfaEnabled || user.deletingSince) {
       throw new InvalidCredentialsError("The code is not valid");
     }
@@ -117,7 +117,7 @@ export class AuthService {
     if (!(await this.mfa.checkLoginCode(user, code))) {
       throw new InvalidCredentialsError("The code is not valid");
     }
-    if (!(await this.users.spendMfaLoginToken(user._id, step.tokenId))) throw spentMfaToken();
+    if (!(await this.users().spendMfaLoginToken(user._id, step.tokenId))) throw spentMfaToken();
     return this.signIn(user, { ip: client.ip, userAgent: client.userAgent ?? step.userAgent });
   }
 
@@ -128,7 +128,7 @@ export class AuthService {
   async refresh(refreshToken: string | undefined): Promise<Omit<SignedIn, "kind" | "user">> {
     if (!refreshToken) throw new UnauthenticatedError("The refreshToken cookie is missing");
     const rotated = await this.sessions.rotate(refreshToken);
-    const user = await this.users.findById(rotated.userId, { role: 1, deletingSince: 1 });
+    const user = await this.users().findById(rotated.userId, { role: 1, deletingSince: 1 });
     if (!user || user.deletingSince) throw new UnauthenticatedError("The account no longer exists");
     // Pinned to the rotation, so a grace-window repeat answers the same access token.
     const from = { issuedAt: rotated.rotatedAt, refreshToken: rotated.refreshToken };
@@ -148,7 +148,7 @@ export class AuthService {
     if (!token) throw new UnauthenticatedError("The Authorization header must be 'Bearer <token>'");
     const claims = this.tokens.verifyAccessToken(token);
     const [user, session] = await Promise.all([
-      this.users.findById(claims.sub),
+      this.users().findById(claims.sub),
       this.sessions.find(claims.sid),
     ]);
     this.sessions.assertLive(session);
@@ -165,19 +165,16 @@ export class AuthService {
     role: Role,
     client: ClientInfo,
   ): Promise<UserRecord> {
-    try {
-      return await this.users.create({
-        _id: uuidv7(),
-        name: input.name.trim(),
-        email: normaliseEmail(input.email),
-        passwordHash: await this.hasher.hash(input.password, { client: client.ip ?? "-" }),
-        role,
-      });
-    } catch (error) {
-      // The unique email index is what makes an address belong to one account.
-      if (isDuplicateKeyError(error)) throw duplicateEmail();
-      throw error;
-    }
+    const created = await this.users().create({
+      _id: uuidv7(),
+      name: input.name.trim(),
+      email: normaliseEmail(input.email),
+      passwordHash: await this.hasher.hash(input.password, { client: client.ip ?? "-" }),
+      role,
+    });
+    // The unique email index is what makes an address belong to one account.
+    if (created === DUPLICATE) throw duplicateEmail();
+    return created;
   }
 
   private async signIn(user: UserRecord, client: ClientInfo): Promise<SignedIn> {

@@ -42,7 +42,7 @@ export class AccessTokenPayload {
   accessToken!: string;
 }
 
-/** The setup as the organisation's client reads it (`data`, contract §13). */
+/** The setup as the organisation's client reads it (under `data`). */
 @ObjectType("MfaSetupData", { simpleResolvers: true })
 export class MfaSetupData {
   @Field()

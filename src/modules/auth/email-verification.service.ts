@@ -15,7 +15,7 @@ export const VERIFICATION_CODE_TTL_MINUTES = 60;
  */
 export class EmailVerificationService {
   constructor(
-    private readonly users: UserRepository,
+    private readonly users: () => UserRepository,
     private readonly mailer: Mailer,
     private readonly appUrl: string | undefined,
     private readonly background: BackgroundTasks,
@@ -24,7 +24,7 @@ export class EmailVerificationService {
   /** A new code replaces any earlier one, and is mailed to the account's address. */
   async issue(user: Pick<UserRecord, "_id" | "name" | "email">): Promise<void> {
     const code = newVerificationCode();
-    await this.users.setVerificationCode(
+    await this.users().setVerificationCode(
       user._id,
       hashSecret(code),
       new Date(Date.now() + VERIFICATION_CODE_TTL_MINUTES * 60_000),
@@ -43,7 +43,7 @@ export class EmailVerificationService {
   /** Marks the code's account verified and burns the code. */
   async verify(code: string): Promise<UserRecord> {
     const codeHash = hashSecret(normaliseVerificationCode(code));
-    const user = await this.users.verifyByCode(codeHash, new Date());
+    const user = await this.users().verifyByCode(codeHash, new Date());
     if (!user) throw new InvalidTokenError("The verification code is invalid or has expired");
     return user;
   }
@@ -58,7 +58,7 @@ export class EmailVerificationService {
   }
 
   private async reissue(email: string): Promise<void> {
-    const user = await this.users.findByEmail(normaliseEmail(email), {
+    const user = await this.users().findByEmail(normaliseEmail(email), {
       name: 1,
       email: 1,
       isEmailVerified: 1,

@@ -33,7 +33,7 @@ export interface MfaSetup {
  */
 export class MfaService {
   constructor(
-    private readonly users: UserRepository,
+    private readonly users: () => UserRepository,
     private readonly hasher: PasswordHasher,
     private readonly limits: RateLimits,
     /**
@@ -53,7 +53,7 @@ export class MfaService {
       throw new ForbiddenError("Verify your email address before turning on MFA");
     }
     const secret = generateSecret();
-    await this.users.setPendingMfaSecret(user._id, this.cipher.seal(secret, MFA_SECRET_FIELD));
+    await this.users().setPendingMfaSecret(user._id, this.cipher.seal(secret, MFA_SECRET_FIELD));
     const otpauthUri = generateURI({ issuer: MFA_ISSUER, label: user.email, secret });
     return { secret, otpauthUri, qrCodeDataUrl: await QRCode.toDataURL(otpauthUri) };
   }
@@ -66,7 +66,7 @@ export class MfaService {
     const step = await this.matchingStep(this.open(user.mfaPendingSecret), code, null);
     if (step === undefined)
       throw new InvalidTokenError("The code does not match; try the next one");
-    const updated = await this.users.enableMfa(user._id, user.mfaPendingSecret, step);
+    const updated = await this.users().enableMfa(user._id, user.mfaPendingSecret, step);
     if (!updated) throw new ConflictError("MFA setup changed meanwhile; start again");
     // A session opened with the password alone (perhaps a thief's) must not outlive the
     // second factor.
@@ -76,7 +76,7 @@ export class MfaService {
 
   /**
    * Turns MFA off. With a code and the password, both are checked; with neither (the client's
-   * `POST /auth/two-factor/disable`, contract §13) the recent sign-in alone is the proof.
+   * `POST /auth/two-factor/disable`) the recent sign-in alone is the proof.
    */
   async disable(
     caller: Caller,
@@ -86,7 +86,7 @@ export class MfaService {
     const { user } = caller;
     this.sessions.assertRecentSignIn(caller);
     if (!user.mfaEnabled || !user.mfaSecret) throw new ConflictError("MFA is not enabled");
-    if (!code && !password) return (await this.users.disableMfa(user._id)) ?? user;
+    if (!code && !password) return (await this.users().disableMfa(user._id)) ?? user;
     if (!code) throw ValidationError.field("code", "code is required with the password");
     if (!password) throw ValidationError.field("password", "password is required with the code");
     const lockKey = `mfa|${user._id}`;
@@ -104,7 +104,7 @@ export class MfaService {
       throw new InvalidTokenError("The code does not match; try the next one");
     }
     await this.limits.resetLoginFailures(lockKey);
-    const updated = await this.users.disableMfa(user._id);
+    const updated = await this.users().disableMfa(user._id);
     return updated ?? user;
   }
 
@@ -123,7 +123,7 @@ export class MfaService {
     if (!user.mfaSecret) return false;
     const step = await this.matchingStep(this.open(user.mfaSecret), code, user.mfaLastStep);
     if (step === undefined) return false;
-    return this.users.recordMfaStep(user._id, user.mfaSecret, step);
+    return this.users().recordMfaStep(user._id, user.mfaSecret, step);
   }
 
   private open(stored: string): string {

@@ -4,7 +4,7 @@ import { registerDecorator, type ValidationOptions } from "class-validator";
 export const PASSWORD_MAX_BYTES = 72;
 export const PASSWORD_MIN_BYTES = 8;
 
-/** Why a password is refused, or undefined when it meets contract §4. */
+/** Why a password is refused (length, an uppercase letter, a digit, a symbol), or undefined. */
 export function passwordProblem(password: string): string | undefined {
   const bytes = Buffer.byteLength(password, "utf8");
   if (bytes < PASSWORD_MIN_BYTES) return `password must be at least ${PASSWORD_MIN_BYTES} bytes`;

@@ -13,7 +13,7 @@ export const RESET_TOKEN_TTL_MINUTES = 30;
 /** Forgot/reset password: a single-use, hashed, 30-minute token mailed to the address. */
 export class PasswordResetService {
   constructor(
-    private readonly users: UserRepository,
+    private readonly users: () => UserRepository,
     private readonly sessions: SessionService,
     private readonly hasher: PasswordHasher,
     private readonly mailer: Mailer,
@@ -31,10 +31,10 @@ export class PasswordResetService {
   }
 
   private async issueResetToken(email: string): Promise<void> {
-    const user = await this.users.findByEmail(normaliseEmail(email), { name: 1, email: 1 });
+    const user = await this.users().findByEmail(normaliseEmail(email), { name: 1, email: 1 });
     if (!user) return;
     const token = newOpaqueToken();
-    await this.users.setResetToken(
+    await this.users().setResetToken(
       user._id,
       hashSecret(token),
       new Date(Date.now() + RESET_TOKEN_TTL_MINUTES * 60_000),
@@ -58,9 +58,9 @@ export class PasswordResetService {
   async reset(token: string, password: string): Promise<void> {
     const tokenHash = hashSecret(token);
     // Check first so a stream of bad tokens costs no bcrypt work; the write below decides.
-    if (!(await this.users.hasLiveResetToken(tokenHash, new Date()))) throw invalidResetToken();
+    if (!(await this.users().hasLiveResetToken(tokenHash, new Date()))) throw invalidResetToken();
     const passwordHash = await this.hasher.hash(password);
-    const user = await this.users.resetPassword(tokenHash, new Date(), passwordHash);
+    const user = await this.users().resetPassword(tokenHash, new Date(), passwordHash);
     if (!user) throw invalidResetToken();
     await this.sessions.endAllOf(user._id, "password reset");
     this.mailer.send(passwordChangedMail({ to: user.email, name: user.name, how: "reset" }));

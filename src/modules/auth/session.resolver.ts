@@ -26,7 +26,7 @@ export class SessionResolver {
     @Args() args: ReauthenticateArgs,
     @Ctx() ctx: RequestContext,
   ) {
-    await ctx.services.credentials.reauthenticate(caller, args.password, args.code, ctx.client);
+    await ctx.services.passwordProof.reauthenticate(caller, args.password, args.code, ctx.client);
     return acknowledged("Password confirmed");
   }
 
@@ -48,7 +48,7 @@ export class SessionResolver {
   ) {
     const currentPassword = args.currentPassword ?? args.oldPassword ?? "";
     const { password } = args;
-    await ctx.services.credentials.changePassword(caller, currentPassword, password, ctx.client);
+    await ctx.services.passwordProof.changePassword(caller, currentPassword, password, ctx.client);
     return acknowledged("Password changed; your other sessions were signed out");
   }
 

@@ -1,4 +1,5 @@
 import { createHmac } from "node:crypto";
+import { Clock } from "../../clock";
 import { uuidv7 } from "../../db/uuid";
 import {
   NotFoundError,
@@ -65,10 +66,11 @@ export class SessionService {
     private readonly sessions: SessionRepository,
     private readonly policy: SessionPolicy,
     private readonly log: Logger,
+    private readonly clock: Clock = new Clock(),
   ) {}
 
   async start(userId: string, client: ClientInfo): Promise<IssuedSession> {
-    const now = new Date();
+    const now = this.clock.now();
     const sessionId = uuidv7();
     const expiresAt = new Date(now.getTime() + ABSOLUTE_LIFETIME_SECONDS * 1000);
     const { token, hash } = this.newRefreshToken(sessionId);
@@ -99,7 +101,7 @@ export class SessionService {
     if (!sessionId || presented.length > 200) throw new UnauthenticatedError(INVALID_REFRESH);
     const presentedHash = hashSecret(presented);
     const successor = this.successorOf(sessionId, presented);
-    const now = new Date();
+    const now = this.clock.now();
     const current = await this.sessions.findRefreshState(sessionId);
     if (!current || current.refreshTokenHash !== presentedHash) {
       return this.repeatOrRefuse(current, presentedHash, successor, now);
@@ -125,21 +127,21 @@ export class SessionService {
   assertRecentSignIn(session: ProvenSession): void {
     const provenAt = session.authenticatedAt?.getTime();
     const maxAgeMs = this.policy.reauthMaxAgeSeconds * 1000;
-    if (provenAt === undefined || Date.now() - provenAt > maxAgeMs) {
+    if (provenAt === undefined || this.clock.now().getTime() - provenAt > maxAgeMs) {
       throw new ReauthenticationRequiredError();
     }
   }
 
   /** The caller proved the password again: what needs a recent sign-in is open once more. */
   async markAuthenticated(sessionId: string): Promise<void> {
-    if (!(await this.sessions.markAuthenticated(sessionId, new Date()))) {
+    if (!(await this.sessions.markAuthenticated(sessionId, this.clock.now()))) {
       throw new UnauthenticatedError("This session has ended; sign in again");
     }
   }
 
   /** The user's live sessions, newest first. */
   liveOf(userId: string): Promise<SessionSummary[]> {
-    return this.sessions.liveOf(userId, new Date());
+    return this.sessions.liveOf(userId, this.clock.now());
   }
 
   /** Ends one of the user's own live sessions; any other id is the same 404. */
@@ -161,7 +163,7 @@ export class SessionService {
 
   /** Refuses an ended or expired session and notes its use. */
   assertLive(session: SessionState | null): asserts session is SessionState {
-    if (!session || session.revokedAt || session.expiresAt <= new Date()) {
+    if (!session || session.revokedAt || session.expiresAt <= this.clock.now()) {
       throw new UnauthenticatedError("This session has ended; sign in again");
     }
     this.touch(session);
@@ -231,7 +233,7 @@ export class SessionService {
   }
 
   private touch(session: SessionState): void {
-    const now = Date.now();
+    const now = this.clock.now().getTime();
     if (now - session.lastUsedAt.getTime() < LAST_USED_RESOLUTION_MS) return;
     // Concurrent requests of one session would all write; the filter lets one of them.
     this.sessions

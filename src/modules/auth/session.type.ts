@@ -46,7 +46,7 @@ export class SessionInfo {
   }
 }
 
-/** The sessions as the organisation's client reads them (`data`, contract §13). */
+/** The sessions as the organisation's client reads them (under `data`). */
 @ObjectType("SessionOverview", { simpleResolvers: true })
 export class SessionOverview {
   @Field(() => SessionInfo, { nullable: true, description: "The session of the token that asked" })

@@ -1,5 +1,6 @@
 import jwt from "jsonwebtoken";
 import { createHash, createSecretKey, randomUUID, type KeyObject } from "node:crypto";
+import { Clock } from "../../clock";
 import { InvalidTokenError, UnauthenticatedError } from "../../errors/app-errors";
 import type { Role } from "../users/role";
 
@@ -37,6 +38,7 @@ export class TokenService {
   constructor(
     secret: string,
     private readonly ttlSeconds: number,
+    private readonly clock: Clock = new Clock(),
   ) {
     this.secret = createSecretKey(Buffer.from(secret, "utf8"));
   }
@@ -52,8 +54,8 @@ export class TokenService {
     sessionId: string,
     from?: { issuedAt: Date; refreshToken: string },
   ): string {
-    const issued = from && { iat: Math.floor(from.issuedAt.getTime() / 1000) };
-    return jwt.sign({ typ: "access", role, sid: sessionId, ...issued }, this.secret, {
+    const issuedAt = from ? Math.floor(from.issuedAt.getTime() / 1000) : this.clock.nowSeconds();
+    return jwt.sign({ typ: "access", role, sid: sessionId, iat: issuedAt }, this.secret, {
       algorithm: "HS256",
       subject: userId,
       jwtid: from ? uuidOf(`jti|${from.refreshToken}`) : randomUUID(),
@@ -64,9 +66,12 @@ export class TokenService {
   verifyAccessToken(token: string): AccessTokenClaims {
     const known = this.verified.get(token);
     // jsonwebtoken's own rule: expired from the second `exp` names.
-    if (known && Math.floor(Date.now() / 1000) < known.exp) return known;
+    if (known && this.clock.nowSeconds() < known.exp) return known;
     try {
-      const claims = jwt.verify(token, this.secret, { algorithms: ["HS256"] });
+      const claims = jwt.verify(token, this.secret, {
+        algorithms: ["HS256"],
+        clockTimestamp: this.clock.nowSeconds(),
+      });
       if (
         typeof claims === "string" ||
         claims.typ !== "access" ||
@@ -99,7 +104,7 @@ export class TokenService {
 
   /** Proves the password step of a login for MFA_TOKEN_TTL_SECONDS; `tokenId` makes it spendable once. */
   signMfaToken(userId: string, userAgent: string | null, tokenId: string): string {
-    return jwt.sign({ typ: "mfa", ua: userAgent }, this.secret, {
+    return jwt.sign({ typ: "mfa", ua: userAgent, iat: this.clock.nowSeconds() }, this.secret, {
       algorithm: "HS256",
       subject: userId,
       jwtid: tokenId,
@@ -109,7 +114,10 @@ export class TokenService {
 
   verifyMfaToken(token: string): { userId: string; userAgent: string | null; tokenId: string } {
     try {
-      const claims = jwt.verify(token, this.secret, { algorithms: ["HS256"] });
+      const claims = jwt.verify(token, this.secret, {
+        algorithms: ["HS256"],
+        clockTimestamp: this.clock.nowSeconds(),
+      });
       if (typeof claims === "string" || claims.typ !== "mfa" || !claims.sub || !claims.jti) {
         throw new Error("not an MFA token");
       }

@@ -1,4 +1,5 @@
 import type { Collection } from "mongodb";
+import { DUPLICATE, unlessDuplicate, type Duplicate } from "../../db/errors";
 import { oneOf } from "../../db/operators";
 import { findPage, type FoundPage, type PageWindow } from "../../db/page-query";
 import { backfillSearchText, searchFilter } from "../../db/search-text";
@@ -21,18 +22,22 @@ export class BranchServiceRepository {
     return this.branches.findById(id).lean<BranchServiceRecord>().exec();
   }
 
-  /** Fails with a duplicate key error when another branch has the same titleKey. */
+  /** DUPLICATE when another branch has the same titleKey. */
   async insert(
     record: Omit<BranchServiceRecord, "createdAt" | "updatedAt">,
-  ): Promise<BranchServiceRecord> {
-    return (await this.branches.create(record)).toObject();
+  ): Promise<BranchServiceRecord | Duplicate> {
+    const created = await unlessDuplicate(this.branches.create(record));
+    return created === DUPLICATE ? DUPLICATE : created.toObject();
   }
 
-  update(id: string, changes: BranchChanges): Promise<BranchServiceRecord | null> {
-    return this.branches
-      .findByIdAndUpdate(id, { $set: changes }, { returnDocument: "after", runValidators: true })
-      .lean<BranchServiceRecord>()
-      .exec();
+  /** Null when no branch has this id; DUPLICATE when another has the new titleKey. */
+  update(id: string, changes: BranchChanges): Promise<BranchServiceRecord | null | Duplicate> {
+    return unlessDuplicate(
+      this.branches
+        .findByIdAndUpdate(id, { $set: changes }, { returnDocument: "after", runValidators: true })
+        .lean<BranchServiceRecord>()
+        .exec(),
+    );
   }
 
   async delete(id: string): Promise<void> {
@@ -44,6 +49,15 @@ export class BranchServiceRepository {
     if (ids.length === 0) return Promise.resolve([]);
     return this.branches
       .find({ _id: oneOf([...new Set(ids)]) }, { title: 1 })
+      .lean<Pick<BranchServiceRecord, "_id" | "title">[]>()
+      .exec();
+  }
+
+  /** Id and title of the branches whose titleKey (the lower-cased title) is one of these. */
+  withTitleKeys(keys: readonly string[]): Promise<Pick<BranchServiceRecord, "_id" | "title">[]> {
+    if (keys.length === 0) return Promise.resolve([]);
+    return this.branches
+      .find({ titleKey: oneOf([...new Set(keys)]) }, { title: 1 })
       .lean<Pick<BranchServiceRecord, "_id" | "title">[]>()
       .exec();
   }

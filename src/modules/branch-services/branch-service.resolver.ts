@@ -3,7 +3,7 @@ import { Arg, Args, Ctx, Mutation, Query, Resolver } from "type-graphql";
 import { Authorized } from "../../graphql/access";
 import { Rest } from "../../graphql/rest-route";
 import type { RequestContext } from "../../graphql/context";
-import { Acknowledgement, acknowledged, created, ok } from "../../graphql/envelopes";
+import { Acknowledgement, acknowledged, created, ok, paged } from "../../graphql/envelopes";
 import { PageArgs } from "../../graphql/paging";
 import { Audit, NotAudited, byArg, createdId } from "../audit/audited-operations";
 import { Role } from "../users/role";
@@ -20,7 +20,7 @@ export class BranchServiceResolver {
   @Query(() => BranchServicePage, { description: "Branches of service, newest first. Public." })
   async branchServices(@Args() args: PageArgs, @Ctx() ctx: RequestContext) {
     const page = await ctx.services.branchServices.list(args);
-    return { code: "OK", message: "Branches of service", ...page };
+    return paged(page, "Branches of service");
   }
 
   @Rest("GET", "/branch-service/:id", {

@@ -1,7 +1,7 @@
 import { ConflictError, NotFoundError } from "../../errors/app-errors";
-import { Pagination, type Page } from "../../graphql/envelopes";
+import { pageOf, type PageResult } from "../page-result";
 import type { PageArgs } from "../../graphql/paging";
-import { isDuplicateKeyError } from "../../db/errors";
+import { DUPLICATE } from "../../db/errors";
 import { searchableText } from "../../db/search-text";
 import { uuidv7 } from "../../db/uuid";
 import { newSections, replaceSections } from "../sections/section.replace";
@@ -23,12 +23,13 @@ export class BranchServiceService {
   ) {}
 
   /** Newest first; `search` looks in the title and description. */
-  async list(args: PageArgs): Promise<Omit<Page<BranchService>, "code" | "message">> {
+  async list(args: PageArgs): Promise<PageResult<BranchService>> {
     const { records, total } = await this.branches.page(args);
-    return {
-      data: records.map((record) => BranchService.from(record)),
-      pagination: Pagination.of(args.page, args.limit, total),
-    };
+    return pageOf(
+      args,
+      records.map((record) => BranchService.from(record)),
+      total,
+    );
   }
 
   async get(id: string): Promise<BranchService> {
@@ -38,19 +39,16 @@ export class BranchServiceService {
   async create(args: CreateBranchServiceArgs): Promise<BranchService> {
     const title = args.title.trim();
     const description = args.description.trim();
-    try {
-      const record = await this.branches.insert({
-        _id: uuidv7(),
-        title,
-        titleKey: title.toLowerCase(),
-        description,
-        searchText: searchableText(title, description),
-        sections: newSections(args.sections ?? [], SECTION_RULES),
-      });
-      return BranchService.from(record);
-    } catch (error) {
-      throw this.duplicateTitle(error, title);
-    }
+    const record = await this.branches.insert({
+      _id: uuidv7(),
+      title,
+      titleKey: title.toLowerCase(),
+      description,
+      searchText: searchableText(title, description),
+      sections: newSections(args.sections ?? [], SECTION_RULES),
+    });
+    if (record === DUPLICATE) throw duplicateTitle(title);
+    return BranchService.from(record);
   }
 
   async update(args: UpdateBranchServiceArgs): Promise<BranchService> {
@@ -70,13 +68,10 @@ export class BranchServiceService {
         changes.description ?? current.description,
       );
     }
-    try {
-      const updated = await this.branches.update(args.id, changes);
-      if (!updated) throw this.notFound(args.id);
-      return BranchService.from(updated);
-    } catch (error) {
-      throw this.duplicateTitle(error, changes.title ?? current.title);
-    }
+    const updated = await this.branches.update(args.id, changes);
+    if (updated === DUPLICATE) throw duplicateTitle(changes.title ?? current.title);
+    if (!updated) throw this.notFound(args.id);
+    return BranchService.from(updated);
   }
 
   async delete(id: string): Promise<void> {
@@ -100,6 +95,12 @@ export class BranchServiceService {
     return new Map(found.map((branch) => [branch._id, branch.title] as const));
   }
 
+  /** The branches whose title is one of these names, in any letter case (a member's page). */
+  async byTitles(names: readonly string[]): Promise<{ id: string; title: string }[]> {
+    const found = await this.branches.withTitleKeys(names.map((name) => name.trim().toLowerCase()));
+    return found.map((branch) => ({ id: branch._id, title: branch.title }));
+  }
+
   private async findRecord(id: string): Promise<BranchServiceRecord> {
     const record = await this.branches.findById(id);
     if (!record) throw this.notFound(id);
@@ -109,10 +110,7 @@ export class BranchServiceService {
   private notFound(id: string): NotFoundError {
     return new NotFoundError(`No branch of service with id ${id}`);
   }
-
-  private duplicateTitle(error: unknown, title: string): unknown {
-    return isDuplicateKeyError(error)
-      ? new ConflictError(`A branch of service titled "${title}" already exists`)
-      : error;
-  }
 }
+
+const duplicateTitle = (title: string) =>
+  new ConflictError(`A branch of service titled "${title}" already exists`);

@@ -1,4 +1,5 @@
 import { MemberType } from "../members/member.enums";
+import { inManila, MONTHS } from "../../mail/dates";
 
 /*
  * The words the ID card and certificate print, kept apart from the drawing so they have specs
@@ -37,36 +38,10 @@ export function ordinalInWords(day: number): string {
   return `${tens}-${UNITS[rest]}`;
 }
 
-const MONTHS = [
-  "January",
-  "February",
-  "March",
-  "April",
-  "May",
-  "June",
-  "July",
-  "August",
-  "September",
-  "October",
-  "November",
-  "December",
-];
-
-/** Asia/Manila is UTC+8 all year (no daylight saving since 1978). */
-const MANILA_OFFSET_MS = 8 * 60 * 60 * 1000;
-
-const manila = (instant: Date) => new Date(instant.getTime() + MANILA_OFFSET_MS);
-
 /** "the twenty-seventh day of November, 2026": the date in Asia/Manila, in words. */
 export function dateInWords(instant: Date): string {
-  const date = manila(instant);
+  const date = inManila(instant);
   return `the ${ordinalInWords(date.getUTCDate())} day of ${MONTHS[date.getUTCMonth()]}, ${date.getUTCFullYear()}`;
-}
-
-/** "27 November 2026": the date in Asia/Manila. */
-export function shortDate(instant: Date): string {
-  const date = manila(instant);
-  return `${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]} ${date.getUTCFullYear()}`;
 }
 
 const MEMBER_TYPE_LABELS: Record<MemberType, string> = {
@@ -80,9 +55,4 @@ const MEMBER_TYPE_LABELS: Record<MemberType, string> = {
 /** The card's member type; before the oath a member is still in formation. */
 export function memberTypeLabel(memberType: MemberType | null): string {
   return memberType ? MEMBER_TYPE_LABELS[memberType] : "Member in formation";
-}
-
-/** The public check of a member: `${APP_URL}/profile/<uniqueId>`. */
-export function profileUrlOf(appUrl: string, uniqueId: string): string {
-  return `${appUrl}/profile/${encodeURIComponent(uniqueId)}`;
 }

@@ -8,8 +8,11 @@ export interface CredentialRecord {
   userId: string;
   uniqueId: string;
   qrCodeFileId: string;
-  certificateFileId: string;
+  /** null until the oath: the certificate is issued then. */
+  certificateFileId: string | null;
   idCardFileId: string;
+  /** The "valid until" the card printed (null before the oath). */
+  validUntil: Date | null;
   generatedAt: Date;
   createdAt: Date;
   updatedAt: Date;
@@ -22,8 +25,9 @@ const credentialSchema = new Schema<CredentialRecord>(
     userId: { type: String, required: true },
     uniqueId: { type: String, required: true },
     qrCodeFileId: { type: String, required: true },
-    certificateFileId: { type: String, required: true },
+    certificateFileId: { type: String, default: null },
     idCardFileId: { type: String, required: true },
+    validUntil: { type: Date, default: null },
     generatedAt: { type: Date, required: true },
   },
   { timestamps: true, versionKey: false },

@@ -1,14 +1,14 @@
-import { isDuplicateKeyError } from "../../db/errors";
-import { uuidv7 } from "../../db/uuid";
 import { ConflictError } from "../../errors/app-errors";
 import type { FileRefs } from "../files/file-refs";
+import type { OrganisationSource } from "../organisation/organisation.service";
 import type {
   CredentialFacts,
   CurrentRecord,
   OnboardingFacts,
 } from "../onboarding/onboarding-facts";
 import { renderCertificate } from "./certificate.render";
-import { memberTypeLabel, profileUrlOf } from "./credential-text";
+import { publicProfileUrl } from "../members/public-url";
+import { memberTypeLabel } from "./credential-text";
 import type { CredentialRecord } from "./credential.model";
 import type { CredentialRepository, RenderedAssets } from "./credential.repository";
 import { CredentialAsset, CredentialExport, IdGeneration } from "./credential.type";
@@ -20,12 +20,21 @@ export interface CredentialDeps {
   files: () => FileRefs;
   /** The titles of the offices a member record holds now (offices module). */
   currentOffices: (memberId: string) => Promise<{ title: string }[]>;
+  /** The end of the member's membership year, or null before the oath (membership module). */
+  validUntil: (memberId: string) => Promise<Date | null>;
+  /** The organisation as it stands now: printed on what is rendered now. */
+  organisation: () => OrganisationSource;
   appUrl: string;
-  /** Printed on the card and the certificate. */
-  organisation: string;
 }
 
-/** The ID card, certificate and QR code, rendered by the service (contract §11, ID generation). */
+const NOT_APPROVED = "Only an approved membership has an ID card to generate";
+
+/**
+ * The ID card, certificate and QR code, rendered by the service. The card is printed from the
+ * APPROVED 2x2 photo at the ID step and again when the year changes; the certificate is issued
+ * at the oath, dated its day. Each render is a new set of files: what was issued keeps what it
+ * printed.
+ */
 export class CredentialService implements CredentialFacts {
   constructor(
     private readonly repository: CredentialRepository,
@@ -40,28 +49,43 @@ export class CredentialService implements CredentialFacts {
     return this.view(record.uniqueId, stored);
   }
 
-  /** Renders (again) once the payment is verified; earlier renders are released. */
-  async generate(userId: string, now = new Date()): Promise<IdGeneration> {
+  /**
+   * Renders (again) once the payment is verified: the card, and after the oath the
+   * certificate too; earlier renders are released.
+   */
+  async generate(userId: string): Promise<IdGeneration> {
     const onboarding = this.deps.onboarding();
     const record = await onboarding.currentRecord(userId);
     if (!record || record.status !== "APPROVED" || !record.uniqueId) {
-      throw new ConflictError("Only an approved membership has an ID card to generate");
+      throw new ConflictError(NOT_APPROVED);
     }
     if (!(await onboarding.paymentVerified(record.memberId))) {
       throw new ConflictError(
         "Your membership payment has not been verified yet; the ID card follows its verification",
       );
     }
-    const photoId = await onboarding.photo2x2(record.memberId);
-    if (!photoId) throw new ConflictError("Upload your 2x2 photo first");
-    const assets = await this.render(record, record.uniqueId, photoId, now);
-    const previous = await this.store(record.memberId, assets);
-    if (previous) {
-      await this.deps
-        .files()
-        .release([previous.qrCodeFileId, previous.certificateFileId, previous.idCardFileId]);
-    }
-    return this.view(record.uniqueId, { ...assets, memberId: record.memberId } as CredentialRecord);
+    const oathDay = await onboarding.oathDay(record.memberId);
+    const stored = await this.renderAndStore(record, { certificateOn: oathDay });
+    return this.view(record.uniqueId, stored);
+  }
+
+  /** CredentialFacts: at the oath, the certificate and the card with its "valid until". */
+  async issueAtOath(memberId: string): Promise<Buffer> {
+    const onboarding = this.deps.onboarding();
+    const [record, oathDay] = await Promise.all([
+      onboarding.recordById(memberId),
+      onboarding.oathDay(memberId),
+    ]);
+    if (!record?.uniqueId || !oathDay) throw new ConflictError("The oath is not recorded");
+    const stored = await this.renderAndStore(record, { certificateOn: oathDay });
+    return this.deps.files().read(stored.certificateFileId!);
+  }
+
+  /** A renewed year: the card printed again with its new end; the certificate stays. */
+  async renewCard(memberId: string): Promise<void> {
+    const record = await this.deps.onboarding().recordById(memberId);
+    if (!record?.uniqueId || !(await this.repository.ofMember(memberId))) return;
+    await this.renderAndStore(record, { certificateOn: null });
   }
 
   /** CredentialFacts: when the member's assets were last rendered. */
@@ -81,61 +105,83 @@ export class CredentialService implements CredentialFacts {
     return this.repository.deleteOfUser(userId);
   }
 
-  private async render(
+  /**
+   * Renders the card (and the certificate when `certificateOn` is the oath's day), stores
+   * the files, names them on the record and releases the ones they replace.
+   */
+  private async renderAndStore(
     record: CurrentRecord,
-    uniqueId: string,
-    photoId: string,
-    now: Date,
-  ): Promise<RenderedAssets> {
+    { certificateOn }: { certificateOn: Date | null },
+  ): Promise<CredentialRecord> {
+    const uniqueId = record.uniqueId!;
+    const onboarding = this.deps.onboarding();
+    const photoId = await onboarding.approvedPhoto2x2(record.memberId);
+    if (!photoId) {
+      const submitted = await onboarding.photo2x2(record.memberId);
+      throw new ConflictError(
+        submitted
+          ? "Your 2x2 photo has not been APPROVED yet: the ID card is printed only from an approved 2x2 photo"
+          : "Upload your 2x2 photo first",
+      );
+    }
     const files = this.deps.files();
-    const profileUrl = profileUrlOf(this.deps.appUrl, uniqueId);
-    const [qrPng, photo, offices] = await Promise.all([
+    const organisation = this.deps.organisation();
+    const profileUrl = publicProfileUrl(this.deps.appUrl, uniqueId);
+    const identity = await organisation.identity();
+    const [qrPng, photo, offices, validUntil, seal, previous] = await Promise.all([
       renderQrPng(profileUrl),
       files.read(photoId),
       this.deps.currentOffices(record.memberId),
+      this.deps.validUntil(record.memberId),
+      organisation.sealOf(identity),
+      this.repository.ofMember(record.memberId),
     ]);
     const common = {
-      organisation: this.deps.organisation,
+      organisation: identity,
+      seal,
       fullName: record.fullName,
       uniqueId,
       qrPng,
       profileUrl,
+      memberType: memberTypeLabel(record.memberType),
     };
-    const [certificate, idCard] = await Promise.all([
-      renderCertificate({ ...common, issuedAt: now }),
+    const [idCard, certificate] = await Promise.all([
       renderIdCard({
         ...common,
-        memberType: memberTypeLabel(record.memberType),
         officeTitles: offices.map((office) => office.title),
         photo,
-        validSince: record.approvedAt ?? now,
+        validUntil,
       }),
+      certificateOn ? renderCertificate({ ...common, oathDay: certificateOn, validUntil }) : null,
     ]);
     const store = (fileName: string, mimeType: string, bytes: Buffer) =>
       files.storeGenerated({ ownerId: record.userId, fileName, mimeType, bytes });
-    const [qr, cert, card] = await Promise.all([
+    const [qr, card, cert] = await Promise.all([
       store(`qr-${uniqueId}.png`, "image/png", qrPng),
-      store(`certificate-${uniqueId}.pdf`, "application/pdf", certificate),
       store(`id-card-${uniqueId}.pdf`, "application/pdf", idCard),
+      certificate && store(`certificate-${uniqueId}.pdf`, "application/pdf", certificate),
     ]);
-    return {
+    const assets: RenderedAssets = {
       userId: record.userId,
       uniqueId,
       qrCodeFileId: qr.id,
-      certificateFileId: cert.id,
       idCardFileId: card.id,
-      generatedAt: now,
+      // A card printed again keeps the certificate already issued.
+      certificateFileId: cert?.id ?? previous?.certificateFileId ?? null,
+      validUntil,
+      generatedAt: new Date(),
     };
-  }
-
-  /** A first render racing another of the same member: the second one replaces the first. */
-  private async store(memberId: string, assets: RenderedAssets): Promise<CredentialRecord | null> {
-    try {
-      return await this.repository.replace(memberId, uuidv7(), assets);
-    } catch (error) {
-      if (!isDuplicateKeyError(error)) throw error;
-      return this.repository.replace(memberId, uuidv7(), assets);
+    const replaced = await this.repository.replace(record.memberId, assets);
+    if (replaced) {
+      const kept = new Set([assets.qrCodeFileId, assets.idCardFileId, assets.certificateFileId]);
+      const released = [
+        replaced.qrCodeFileId,
+        replaced.idCardFileId,
+        replaced.certificateFileId,
+      ].filter((id): id is string => id !== null && !kept.has(id));
+      if (released.length > 0) await files.release(released);
     }
+    return { ...assets, _id: replaced?._id ?? "", memberId: record.memberId } as CredentialRecord;
   }
 
   private async view(
@@ -143,15 +189,18 @@ export class CredentialService implements CredentialFacts {
     stored: CredentialRecord | null,
   ): Promise<IdGeneration> {
     if (!stored) return Object.assign(new IdGeneration(), { uniqueId, asset: null });
-    const ids = [stored.qrCodeFileId, stored.certificateFileId, stored.idCardFileId];
+    const ids = [stored.qrCodeFileId, stored.idCardFileId, stored.certificateFileId].filter(
+      (id): id is string => id !== null,
+    );
     // The member's own credentials: the links are rendered for their owner.
     const views = await this.deps.files().describe(ids, "private");
-    const urlOf = (id: string) => views.get(id)?.fileUrl ?? "";
+    const urlOf = (id: string | null) => (id ? (views.get(id)?.fileUrl ?? null) : null);
     const asset = Object.assign(new CredentialAsset(), {
-      profileUrl: profileUrlOf(this.deps.appUrl, stored.uniqueId),
-      qrCodeUrl: urlOf(stored.qrCodeFileId),
+      profileUrl: publicProfileUrl(this.deps.appUrl, stored.uniqueId),
+      qrCodeUrl: urlOf(stored.qrCodeFileId) ?? "",
       certificateUrl: urlOf(stored.certificateFileId),
-      idCardUrl: urlOf(stored.idCardFileId),
+      idCardUrl: urlOf(stored.idCardFileId) ?? "",
+      validUntil: stored.validUntil ?? null,
       generatedAt: stored.generatedAt,
     });
     return Object.assign(new IdGeneration(), { uniqueId, asset });

@@ -9,8 +9,17 @@ import type { CredentialRecord } from "./credential.model";
 export class CredentialAsset {
   @Field({ description: "The public check: APP_URL/profile/<uniqueId>" }) profileUrl!: string;
   @Field({ description: "QR code of profileUrl (PNG)" }) qrCodeUrl!: string;
-  @Field({ description: "Membership certificate (PDF, A4 landscape)" }) certificateUrl!: string;
+  @Field(() => String, {
+    nullable: true,
+    description: "Membership certificate (PDF, A4 landscape); null until the oath",
+  })
+  certificateUrl!: string | null;
   @Field({ description: "Member ID card (PDF, CR80, front and back)" }) idCardUrl!: string;
+  @Field(() => DateTimeScalar, {
+    nullable: true,
+    description: "The card's end; null before the oath",
+  })
+  validUntil!: Date | null;
   @Field(() => DateTimeScalar) generatedAt!: Date;
 }
 
@@ -37,8 +46,9 @@ export class CredentialExport {
   @Field(() => ID) memberId!: string;
   @Field() uniqueId!: string;
   @Field(() => ID) qrCodeFileId!: string;
-  @Field(() => ID) certificateFileId!: string;
+  @Field(() => ID, { nullable: true }) certificateFileId!: string | null;
   @Field(() => ID) idCardFileId!: string;
+  @Field(() => DateTimeScalar, { nullable: true }) validUntil!: Date | null;
   @Field(() => DateTimeScalar) generatedAt!: Date;
 
   static from(record: CredentialRecord): CredentialExport {
@@ -48,6 +58,7 @@ export class CredentialExport {
       qrCodeFileId: record.qrCodeFileId,
       certificateFileId: record.certificateFileId,
       idCardFileId: record.idCardFileId,
+      validUntil: record.validUntil ?? null,
       generatedAt: record.generatedAt,
     });
   }

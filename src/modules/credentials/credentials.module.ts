@@ -1,14 +1,12 @@
 import type { FileRefs } from "../files/file-refs";
 import type { ModuleBase, ModuleParts } from "../module";
 import type { OnboardingFacts } from "../onboarding/onboarding-facts";
+import type { OrganisationSource } from "../organisation/organisation.service";
 import type { PersonalData } from "../privacy/personal-data";
 import { createCredentialModel } from "./credential.model";
 import { CredentialRepository } from "./credential.repository";
 import { CredentialService } from "./credential.service";
 import type { CredentialExport } from "./credential.type";
-
-/** The name the card and the certificate carry. */
-const ORGANISATION = "Chaplaincy Membership";
 
 export interface CredentialsModuleOptions extends ModuleBase {
   /** Asked on first use: these modules are built after this one. */
@@ -16,6 +14,8 @@ export interface CredentialsModuleOptions extends ModuleBase {
     onboarding: OnboardingFacts;
     files: FileRefs;
     offices: { currentOffices(memberId: string): Promise<{ title: string }[]> };
+    membership: { validUntil(memberId: string): Promise<Date | null> };
+    organisation: OrganisationSource;
   };
 }
 
@@ -26,8 +26,9 @@ export function createCredentialsModule({ connection, config, deps }: Credential
     onboarding: () => deps().onboarding,
     files: () => deps().files,
     currentOffices: (memberId) => deps().offices.currentOffices(memberId),
+    validUntil: (memberId) => deps().membership.validUntil(memberId),
+    organisation: () => deps().organisation,
     appUrl: config.appUrl,
-    organisation: ORGANISATION,
   });
   const personalData: PersonalData<CredentialExport[]> = {
     exportOf: (userId) => credentials.exportOf(userId),
@@ -35,7 +36,7 @@ export function createCredentialsModule({ connection, config, deps }: Credential
   };
   return {
     services: { idCredentials: credentials },
-    /** CredentialFacts for the onboarding steps. */
+    /** CredentialFacts for the onboarding steps; the card printed again at a renewal. */
     facts: credentials,
     personalData,
     models: [model],

@@ -1,12 +1,13 @@
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from "pdf-lib";
-import { shortDate } from "./credential-text";
+import { manilaDate } from "../../mail/dates";
 import {
   COLOURS,
-  centred,
   drawable,
   fittingSize,
   mm,
   wrapText,
+  drawSeal,
+  wholeText,
   type CredentialBasics,
 } from "./pdf-layout";
 
@@ -14,11 +15,11 @@ import {
 export const CR80: [number, number] = [mm(85.6), mm(53.98)];
 
 export interface IdCardInput extends CredentialBasics {
-  memberType: string;
   officeTitles: string[];
-  /** The approved 2x2 photo: JPEG, PNG or a one-page PDF; null draws an empty frame. */
+  /** The approved 2x2 photo: JPEG, PNG or a one-page PDF. */
   photo: Buffer | null;
-  validSince: Date;
+  /** The end of the membership year; null before the oath. */
+  validUntil: Date | null;
 }
 
 const { navy: NAVY, gold: GOLD, grey: GREY, white: WHITE } = COLOURS;
@@ -32,7 +33,7 @@ interface Fonts {
 export async function renderIdCard(input: IdCardInput): Promise<Buffer> {
   const pdf = await PDFDocument.create();
   pdf.setTitle(`Member ID card: ${input.uniqueId}`);
-  pdf.setAuthor(input.organisation);
+  pdf.setAuthor(input.organisation.name);
   const fonts = {
     regular: await pdf.embedFont(StandardFonts.Helvetica),
     bold: await pdf.embedFont(StandardFonts.HelveticaBold),
@@ -44,35 +45,36 @@ export async function renderIdCard(input: IdCardInput): Promise<Buffer> {
 
 const [WIDTH, HEIGHT] = CR80;
 const MARGIN = 9;
+const HEADER = 34;
 
-function header(
+/** The navy band: the seal, the organisation's name whole (two lines at most), a subtitle. */
+async function header(
+  pdf: PDFDocument,
   page: PDFPage,
   fonts: Fonts,
-  organisation: string,
-  height: number,
-  subtitle?: string,
+  input: IdCardInput,
+  subtitle: string,
 ) {
-  page.drawRectangle({ x: 0, y: HEIGHT - height, width: WIDTH, height, color: NAVY });
-  page.drawRectangle({ x: 0, y: HEIGHT - height - 1.5, width: WIDTH, height: 1.5, color: GOLD });
-  const name = drawable(fonts.bold, organisation.toUpperCase());
-  const size = fittingSize(fonts.bold, name, WIDTH - 2 * MARGIN, 8.5, 5);
-  const nameY = subtitle ? HEIGHT - height / 2 + 1 : HEIGHT - height / 2 - size / 3;
-  page.drawText(name, {
-    x: centred(fonts.bold, name, size, WIDTH / 2),
-    y: nameY,
-    size,
-    font: fonts.bold,
-    color: WHITE,
-  });
-  if (subtitle) {
-    page.drawText(subtitle, {
-      x: centred(fonts.regular, subtitle, 5.5, WIDTH / 2),
-      y: nameY - 9,
-      size: 5.5,
-      font: fonts.regular,
-      color: GOLD,
-    });
+  page.drawRectangle({ x: 0, y: HEIGHT - HEADER, width: WIDTH, height: HEADER, color: NAVY });
+  page.drawRectangle({ x: 0, y: HEIGHT - HEADER - 1.5, width: WIDTH, height: 1.5, color: GOLD });
+  const sealSize = HEADER - 6;
+  await drawSeal(
+    pdf,
+    page,
+    input,
+    { x: MARGIN - 3, y: HEIGHT - HEADER + 3, size: sealSize },
+    fonts.bold,
+  );
+  const x = MARGIN + sealSize + 2;
+  const width = WIDTH - x - MARGIN + 3;
+  const name = drawable(fonts.bold, input.organisation.name.toUpperCase());
+  const org = wholeText(fonts.bold, name, width, 7, 4.5, 2);
+  let y = HEIGHT - 4 - org.size;
+  for (const line of org.lines) {
+    page.drawText(line, { x, y, size: org.size, font: fonts.bold, color: WHITE });
+    y -= org.size + 1.5;
   }
+  page.drawText(subtitle, { x, y: y - 1, size: 5, font: fonts.regular, color: GOLD });
 }
 
 /** A small grey label over a value, from `y` down; answers the y below it. */
@@ -84,23 +86,24 @@ function field(
   label: string,
   lines: string[],
   size: number,
-  width: number,
 ): number {
   page.drawText(label.toUpperCase(), { x, y, size: 4.5, font: fonts.regular, color: GREY });
   let next = y - size - 1.5;
   for (const line of lines) {
-    page.drawText(line, { x, y: next, size, font: fonts.bold, color: NAVY, maxWidth: width });
+    page.drawText(line, { x, y: next, size, font: fonts.bold, color: NAVY });
     next -= size + 1.5;
   }
   return next - 2;
 }
 
+const validity = (input: IdCardInput) =>
+  input.validUntil ? manilaDate(input.validUntil) : "One year from the oath";
+
 async function drawFront(pdf: PDFDocument, page: PDFPage, fonts: Fonts, input: IdCardInput) {
-  const headerHeight = 30;
-  header(page, fonts, input.organisation, headerHeight, "MEMBER IDENTIFICATION CARD");
+  await header(pdf, page, fonts, input, "MEMBER IDENTIFICATION CARD");
 
   // The 2x2 photo, whole (never cropped), centred in a square frame.
-  const frame = { x: MARGIN, y: 16, size: HEIGHT - headerHeight - 1.5 - 8 - 16 };
+  const frame = { x: MARGIN, y: 14, size: HEIGHT - HEADER - 1.5 - 8 - 14 };
   page.drawRectangle({
     x: frame.x,
     y: frame.y,
@@ -112,46 +115,39 @@ async function drawFront(pdf: PDFDocument, page: PDFPage, fonts: Fonts, input: I
   });
   await drawPhoto(pdf, page, input.photo, { x: frame.x + 1, y: frame.y + 1, size: frame.size - 2 });
 
-  const x = frame.x + frame.size + 8;
-  const width = WIDTH - x - MARGIN;
-  const name = drawable(fonts.bold, input.fullName);
-  const nameSize = fittingSize(fonts.bold, name, width, 10, 7.5);
-  let y = HEIGHT - headerHeight - 12;
-  y = field(
-    page,
-    fonts,
-    x,
-    y,
-    "Name",
-    wrapText(fonts.bold, name, nameSize, width, 2),
-    nameSize,
-    width,
-  );
-  y = field(page, fonts, x, y, "Member ID", [input.uniqueId], 8, width);
+  const x = frame.x + frame.size + 7;
+  const width = WIDTH - x - MARGIN + 2;
+  // The whole name, always: smaller, then on a second line (never cut).
+  const name = wholeText(fonts.bold, drawable(fonts.bold, input.fullName), width, 9, 6, 2);
+  let y = HEIGHT - HEADER - 10;
+  y = field(page, fonts, x, y, "Name", name.lines, name.size);
+  y = field(page, fonts, x, y, "Member ID", [input.uniqueId], 7.5);
   const type = drawable(fonts.bold, input.memberType);
-  y = field(page, fonts, x, y, "Member type", wrapText(fonts.bold, type, 6, width, 2), 6, width);
-  if (input.officeTitles.length > 0) {
+  y = field(page, fonts, x, y, "Member type", wrapText(fonts.bold, type, 6, width, 2), 6);
+  const bottom = 30;
+  if (input.officeTitles.length > 0 && y - 10 > bottom) {
     const offices = drawable(fonts.bold, input.officeTitles.join("; "));
-    const room = Math.max(1, Math.floor((y - 8) / 7));
+    const room = Math.max(1, Math.floor((y - 6 - bottom) / 7));
+    const label = input.officeTitles.length > 1 ? "Offices" : "Office";
     field(
       page,
       fonts,
       x,
       y,
-      "Office",
+      label,
       wrapText(fonts.bold, offices, 5.5, width, Math.min(room, 3)),
       5.5,
-      width,
     );
   }
-  page.drawRectangle({ x: 0, y: 0, width: WIDTH, height: 6, color: NAVY });
+  field(page, fonts, x, 22, "Valid until", [validity(input)], 6.5);
+  page.drawRectangle({ x: 0, y: 0, width: WIDTH, height: 5, color: NAVY });
 }
 
 async function drawBack(pdf: PDFDocument, page: PDFPage, fonts: Fonts, input: IdCardInput) {
-  const headerHeight = 16;
-  header(page, fonts, input.organisation, headerHeight);
-  const qrSize = 92;
-  const qrY = (HEIGHT - headerHeight - qrSize) / 2 - 1;
+  await header(pdf, page, fonts, input, "VERIFY THIS CARD");
+  // The code's own white margin keeps it apart from the band; a few points more help readers.
+  const qrSize = 82;
+  const qrY = HEIGHT - HEADER - 7 - qrSize;
   page.drawImage(await pdf.embedPng(input.qrPng), {
     x: MARGIN - 2,
     y: qrY,
@@ -159,26 +155,53 @@ async function drawBack(pdf: PDFDocument, page: PDFPage, fonts: Fonts, input: Id
     height: qrSize,
   });
 
-  const x = MARGIN + qrSize + 4;
+  const x = MARGIN + qrSize + 3;
   const width = WIDTH - x - MARGIN;
-  let y = HEIGHT - headerHeight - 14;
-  page.drawText("Scan or visit to verify:", { x, y, size: 6, font: fonts.regular, color: GREY });
-  y -= 8;
-  for (const line of wrapText(fonts.bold, drawable(fonts.bold, input.profileUrl), 5.5, width, 4)) {
-    page.drawText(line, { x, y, size: 5.5, font: fonts.bold, color: NAVY });
-    y -= 7;
+  let y = HEIGHT - HEADER - 10;
+  page.drawText("Scan or visit to verify:", { x, y, size: 5.5, font: fonts.regular, color: GREY });
+  y -= 7;
+  for (const line of wrapText(fonts.bold, drawable(fonts.bold, input.profileUrl), 5, width, 3)) {
+    page.drawText(line, { x, y, size: 5, font: fonts.bold, color: NAVY });
+    y -= 6.5;
   }
-  y -= 6;
-  y = field(page, fonts, x, y, "Valid since", [shortDate(input.validSince)], 7.5, width);
-  y = field(page, fonts, x, y, "Member ID", [input.uniqueId], 7.5, width);
-  const note = "This card remains the property of the organisation. If found, please return it.";
-  let noteY = 12 + 2 * 6;
-  for (const line of wrapText(fonts.regular, note, 4.5, width, 3)) {
-    if (noteY < y)
-      page.drawText(line, { x, y: noteY, size: 4.5, font: fonts.regular, color: GREY });
-    noteY -= 6;
+  y -= 3;
+  y = field(page, fonts, x, y, "Valid until", [validity(input)], 7);
+  field(page, fonts, x, y, "Member ID", [input.uniqueId], 7);
+
+  // The signatory, under the QR code's column and beside it.
+  const signY = 20;
+  page.drawLine({
+    start: { x: MARGIN, y: signY },
+    end: { x: MARGIN + 110, y: signY },
+    thickness: 0.5,
+    color: GREY,
+  });
+  const signatory = drawable(fonts.bold, input.organisation.signatoryName || " ");
+  page.drawText(signatory, {
+    x: MARGIN,
+    y: signY - 7,
+    size: fittingSize(fonts.bold, signatory, 110, 6, 4),
+    font: fonts.bold,
+    color: NAVY,
+  });
+  const title = drawable(
+    fonts.regular,
+    input.organisation.signatoryTitle || "Authorized Signatory",
+  );
+  page.drawText(title, {
+    x: MARGIN,
+    y: signY - 13,
+    size: fittingSize(fonts.regular, title, 110, 5, 3.5),
+    font: fonts.regular,
+    color: GREY,
+  });
+  const note = "Property of the organisation. If found, please return it.";
+  let noteY = 18;
+  for (const line of wrapText(fonts.regular, note, 4.3, WIDTH - MARGIN - 128, 3)) {
+    page.drawText(line, { x: 128, y: noteY, size: 4.3, font: fonts.regular, color: GREY });
+    noteY -= 5.5;
   }
-  page.drawRectangle({ x: 0, y: 0, width: WIDTH, height: 6, color: NAVY });
+  page.drawRectangle({ x: 0, y: 0, width: WIDTH, height: 4, color: NAVY });
 }
 
 type PhotoKind = "jpeg" | "png" | "pdf" | null;

@@ -36,7 +36,7 @@ export enum EventVisibility {
   PRIVATE = "PRIVATE",
 }
 
-/** The lists' orders (contract §12). */
+/** The orders the public and administrators' event lists offer. */
 export enum EventSortBy {
   startsAt = "startsAt",
   createdAt = "createdAt",

@@ -73,6 +73,8 @@ for (const field of ["startsAt", "createdAt", "nameKey"]) {
   eventSchema.index({ visibility: 1, [field]: 1, _id: 1 });
 }
 eventSchema.index({ searchText: 1 });
+// Whether a PUBLIC event shows an image (/files/public/{id}).
+eventSchema.index({ thumbnailFileId: 1 });
 
 export type EventModel = Model<EventRecord>;
 

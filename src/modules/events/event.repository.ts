@@ -44,6 +44,14 @@ export class EventRepository {
       .exec();
   }
 
+  /** Whether a PUBLIC event shows this file (its image is public while one does). */
+  async showsPublicly(fileId: string): Promise<boolean> {
+    const found = await this.events
+      .exists({ thumbnailFileId: fileId, visibility: EventVisibility.PUBLIC })
+      .exec();
+    return found !== null;
+  }
+
   async insert(record: Omit<EventRecord, "createdAt" | "updatedAt">): Promise<EventRecord> {
     return (await this.events.create(record)).toObject();
   }

@@ -2,7 +2,7 @@ import { UUIDResolver } from "graphql-scalars";
 import { Arg, Args, Ctx, Mutation, Query, Resolver } from "type-graphql";
 import { Authorized } from "../../graphql/access";
 import type { RequestContext } from "../../graphql/context";
-import { Acknowledgement, acknowledged, created, ok } from "../../graphql/envelopes";
+import { Acknowledgement, acknowledged, created, ok, paged } from "../../graphql/envelopes";
 import { Rest } from "../../graphql/rest-route";
 import { Audit, NotAudited, byArg, createdId } from "../audit/audited-operations";
 import { CurrentCaller, type Caller } from "../auth/caller";
@@ -28,7 +28,7 @@ export class EventResolver {
     description: "PUBLIC events, without meeting ids and passwords. No token needed.",
   })
   async publicEvents(@Args() args: EventListArgs, @Ctx() ctx: RequestContext) {
-    return { code: "OK", message: "Events", ...(await ctx.services.events.listPublic(args)) };
+    return paged(await ctx.services.events.listPublic(args), "Events");
   }
 
   @Rest("GET", "/events/public/:id", {
@@ -56,7 +56,7 @@ export class EventResolver {
   @Authorized(Role.ADMIN)
   @Query(() => EventPage, { description: "Every event, with how to join. Admin only." })
   async events(@Args() args: EventListArgs, @Ctx() ctx: RequestContext) {
-    return { code: "OK", message: "Events", ...(await ctx.services.events.list(args)) };
+    return paged(await ctx.services.events.list(args), "Events");
   }
 
   @Rest("POST", "/events/create", { tag: "Events", status: 201, example: EXAMPLE })

@@ -1,16 +1,16 @@
 import { NotFoundError, ValidationError } from "../../errors/app-errors";
-import { Pagination, type Page } from "../../graphql/envelopes";
+import { pageOf, type PageResult } from "../page-result";
 import { searchableText } from "../../db/search-text";
 import { uuidv7 } from "../../db/uuid";
+import { fileIdOf } from "../files/file-links";
 import type { FileRefs } from "../files/file-refs";
 import { SortOrder } from "../offices/office.input";
-import { EventSortBy } from "./event.enums";
+import { EventSortBy, EventVisibility } from "./event.enums";
 import type { CreateEventArgs, EventListArgs, UpdateEventArgs } from "./event.input";
 import type { EventRecord } from "./event.model";
 import type { EventChanges, EventRepository } from "./event.repository";
 import { Event, PublicEvent } from "./event.type";
-
-type PageOf<T> = Omit<Page<T>, "code" | "message">;
+import { NO_CHANGE_FEED, type ChangeFeed } from "../webhooks/change-feed";
 
 const SORT_FIELD = { startsAt: "startsAt", createdAt: "createdAt", name: "nameKey" } as const;
 
@@ -34,15 +34,17 @@ export class EventService {
   constructor(
     private readonly events: EventRepository,
     private readonly files: () => FileRefs,
+    /** Tells the organisation's site of a change to what it shows (webhooks). */
+    private readonly changes: () => ChangeFeed = () => NO_CHANGE_FEED,
   ) {}
 
   /** Every event, with how to join (administrators). */
-  async list(args: EventListArgs): Promise<PageOf<Event>> {
+  async list(args: EventListArgs): Promise<PageResult<Event>> {
     return this.page(args, false, (record, url) => Event.full(record, url));
   }
 
   /** PUBLIC events, without the meeting's id and password. */
-  async listPublic(args: EventListArgs): Promise<PageOf<PublicEvent>> {
+  async listPublic(args: EventListArgs): Promise<PageResult<PublicEvent>> {
     return this.page(args, true, (record, url) => PublicEvent.from(record, url));
   }
 
@@ -82,6 +84,7 @@ export class EventService {
     };
     try {
       const saved = await this.events.insert(record);
+      if (isPublic(saved)) await this.changes().record("event.published", changeOf(saved));
       return Event.full(saved, await this.thumbnailOf(saved));
     } catch (error) {
       if (thumbnailFileId) await this.files().release([thumbnailFileId]);
@@ -127,6 +130,12 @@ export class EventService {
     if (replaced && "thumbnailFileId" in changes && changes.thumbnailFileId !== replaced) {
       await this.files().release([replaced]);
     }
+    if (isPublic(updated))
+      await this.changes().record(
+        isPublic(current) ? "event.changed" : "event.published",
+        changeOf(updated),
+      );
+    else if (isPublic(current)) await this.changes().record("event.changed", changeOf(updated));
     return Event.full(updated, await this.thumbnailOf(updated));
   }
 
@@ -134,13 +143,14 @@ export class EventService {
     const deleted = await this.events.delete(id);
     if (!deleted) throw notFound(id);
     if (deleted.thumbnailFileId) await this.files().release([deleted.thumbnailFileId]);
+    if (isPublic(deleted)) await this.changes().record("event.deleted", { id: deleted._id });
   }
 
   private async page<T>(
     args: EventListArgs,
     publicOnly: boolean,
     view: (record: EventRecord, thumbnailUrl: string | null) => T,
-  ): Promise<PageOf<T>> {
+  ): Promise<PageResult<T>> {
     const { records, total } = await this.events.page({
       page: args.page,
       limit: args.limit,
@@ -150,10 +160,11 @@ export class EventService {
       publicOnly,
     });
     const urls = await this.thumbnailsOf(records);
-    return {
-      data: records.map((record) => view(record, urlOf(urls, record))),
-      pagination: Pagination.of(args.page, args.limit, total),
-    };
+    return pageOf(
+      args,
+      records.map((record) => view(record, urlOf(urls, record))),
+      total,
+    );
   }
 
   /**
@@ -162,7 +173,7 @@ export class EventService {
    */
   private async thumbnailRef(adminId: string, ref: string, current: EventRecord) {
     const own = current.thumbnailFileId;
-    if (own && (ref === own || ref === (await this.thumbnailOf(current)))) return own;
+    if (own && fileIdOf(ref) === own) return own;
     return this.claim(adminId, ref);
   }
 
@@ -174,14 +185,22 @@ export class EventService {
     });
   }
 
-  /** Public URLs: the thumbnail is shown on the public pages, to anyone. */
+  /**
+   * A PUBLIC event's image by its public URL (the public pages show it to anyone); a PRIVATE
+   * event's, which /files/public/{id} does not serve, by a signed link.
+   */
   private async thumbnailsOf(records: EventRecord[]): Promise<Map<string, string>> {
-    const ids = records.flatMap((record) =>
-      record.thumbnailFileId ? [record.thumbnailFileId] : [],
-    );
-    if (ids.length === 0) return new Map();
-    const views = await this.files().describe(ids, "public");
-    return new Map([...views].map(([id, view]) => [id, view.fileUrl]));
+    const urls = new Map<string, string>();
+    // A file a PUBLIC event shows is public wherever it appears: its URL is set last.
+    for (const visibility of [EventVisibility.PRIVATE, EventVisibility.PUBLIC]) {
+      const ids = records.flatMap((record) =>
+        record.thumbnailFileId && record.visibility === visibility ? [record.thumbnailFileId] : [],
+      );
+      if (ids.length === 0) continue;
+      const kind = visibility === EventVisibility.PUBLIC ? "public" : "private";
+      for (const [id, view] of await this.files().describe(ids, kind)) urls.set(id, view.fileUrl);
+    }
+    return urls;
   }
 
   private async thumbnailOf(record: EventRecord): Promise<string | null> {
@@ -198,3 +217,16 @@ function checkDates(startsAt: Date, endsAt: Date | null): void {
 }
 
 const notFound = (id: string) => new NotFoundError(`No event with id ${id}`);
+
+const isPublic = (record: EventRecord) => record.visibility === EventVisibility.PUBLIC;
+
+/** What an event change tells the site: fields of its public page. */
+function changeOf(record: EventRecord) {
+  return {
+    id: record._id,
+    name: record.name,
+    startsAt: record.startsAt.toISOString(),
+    status: record.status,
+    public: isPublic(record),
+  };
+}

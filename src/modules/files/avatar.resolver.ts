@@ -20,7 +20,7 @@ export class AvatarResolver {
   }
 }
 
-/** `Member.recentIdPhotoUrl`: a photo stored here is kept as its file id, shown as a link signed now. */
+/** A member's images stored here are kept as file ids, shown as links signed now. */
 @Resolver(() => Member)
 export class MemberPhotoResolver {
   @FieldResolver(() => String, {
@@ -29,6 +29,15 @@ export class MemberPhotoResolver {
   })
   recentIdPhotoUrl(@Root() member: Member, @Ctx() ctx: RequestContext): string | null {
     return linkOf(member.recentIdPhotoUrl, ctx);
+  }
+
+  /** `Member.profileBannerUrl`: the banner's file id, shown as a link signed now. */
+  @FieldResolver(() => String, {
+    nullable: true,
+    description: "The public page's banner image: a freshly signed link to it; null when none",
+  })
+  profileBannerUrl(@Root() member: Member, @Ctx() ctx: RequestContext): string | null {
+    return linkOf(member.profileBannerUrl, ctx);
   }
 }
 

@@ -1,5 +1,5 @@
 /**
- * What a file is, decided by its first bytes (contract section 10): the name and the type a
+ * What a file is, decided by its first bytes: the name and the type a
  * client declares are ignored. Only these four are accepted, so anything a browser could run
  * (HTML, SVG, scripts) or a system could execute is refused whatever it is called.
  */

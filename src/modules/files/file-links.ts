@@ -11,25 +11,53 @@ export const FILES_PATH = "/api/v1/files";
  */
 export class FileLinks {
   private readonly key: Buffer;
+  private readonly originOf: () => string;
 
   constructor(
     jwtSecret: string,
     private readonly ttlSeconds: number,
-    /** PUBLIC_URL when set: links then work from another origin (an <img> in the web client). */
-    private readonly origin = "",
+    /**
+     * The service's own URL (src/service-url.ts), asked at each link: links then work from
+     * another origin (an <img> in the web client). Empty: links relative to the service.
+     */
+    origin: string | (() => string) = "",
   ) {
     this.key = createHmac("sha256", jwtSecret).update("chaplaincy file links v1").digest();
+    this.originOf = typeof origin === "function" ? origin : () => origin;
   }
 
   /** A link to `id` valid for the TTL from `now`; `reader` is named in it (and signed). */
   privateUrl(id: string, reader?: string, now = Date.now()): string {
     const expires = Math.floor(now / 1000) + this.ttlSeconds;
     const named = reader === undefined ? "" : `&reader=${reader}`;
-    return `${this.origin}${FILES_PATH}/${id}?expires=${expires}${named}&signature=${this.sign(id, expires, reader)}`;
+    return `${this.originOf()}${FILES_PATH}/${id}?expires=${expires}${named}&signature=${this.sign(id, expires, reader)}`;
   }
 
   publicUrl(id: string): string {
-    return `${this.origin}${FILES_PATH}/public/${id}`;
+    return `${this.originOf()}${FILES_PATH}/public/${id}`;
+  }
+
+  /**
+   * A one-time upload link of the site's protocol (src/modules/files/site-uploads.service.ts),
+   * valid for the TTL. Absolute: the browser PUTs to it from the site's own origin, so it names
+   * the service's URL (or, with none, the origin the request came to). Its signed text differs from every file
+   * link's, so neither can be made from the other.
+   */
+  ingestUrl(ticketId: string, requestOrigin: string, now = Date.now()) {
+    const expires = Math.floor(now / 1000) + this.ttlSeconds;
+    const signature = this.sign(`ingest.${ticketId}`, expires);
+    const url = `${this.originOf() || requestOrigin}${FILES_PATH}/ingest/${ticketId}?expires=${expires}&signature=${signature}`;
+    return { url, expiresAt: new Date(expires * 1000) };
+  }
+
+  /** Whether an ingest link to `ticketId` is unaltered and unexpired. */
+  verifyIngest(ticketId: string, link: LinkQuery, now = Date.now()): boolean {
+    return this.signedFor(`ingest.${ticketId}`, link, now, undefined);
+  }
+
+  /** A link as a client on another origin follows it: a relative one gets `requestOrigin`. */
+  absolute(url: string, requestOrigin: string): string {
+    return url.startsWith("/") ? `${requestOrigin}${url}` : url;
   }
 
   /**
@@ -37,15 +65,19 @@ export class FileLinks {
    * names nobody). Undefined for any other link.
    */
   verify(id: string, link: LinkQuery, now = Date.now()): { reader: string | null } | undefined {
-    const { expires, signature } = link;
-    if (typeof expires !== "string" || typeof signature !== "string") return undefined;
-    if (!/^\d{1,12}$/.test(expires) || Number(expires) * 1000 <= now) return undefined;
     const reader = link.reader === undefined ? undefined : readerOf(link.reader);
-    if (reader === null) return undefined;
+    if (reader === null || !this.signedFor(id, link, now, reader)) return undefined;
+    return { reader: reader ?? null };
+  }
+
+  /** The link's expiry is well-formed and to come, and its signature is that of `id` and it. */
+  private signedFor(id: string, link: LinkQuery, now: number, reader: string | undefined) {
+    const { expires, signature } = link;
+    if (typeof expires !== "string" || typeof signature !== "string") return false;
+    if (!/^\d{1,12}$/.test(expires) || Number(expires) * 1000 <= now) return false;
     const expected = Buffer.from(this.sign(id, Number(expires), reader));
     const given = Buffer.from(signature);
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
-    return { reader: reader ?? null };
+    return given.length === expected.length && timingSafeEqual(given, expected);
   }
 
   private sign(id: string, expires: number, reader?: string): string {

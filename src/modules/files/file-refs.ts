@@ -5,7 +5,7 @@
  */
 import type { Role } from "../users/role";
 
-/** Why a file was uploaded (contract section 10), plus files the service renders itself. */
+/** Why a file was uploaded (upload-rules.ts), plus files the service renders itself. */
 export type FilePurpose =
   | "REQUIREMENT"
   | "PAYMENT_PROOF"
@@ -13,6 +13,8 @@ export type FilePurpose =
   | "AVATAR"
   | "EVENT_IMAGE"
   | "NEWS_MEDIA"
+  | "CERTIFICATE"
+  | "PUBLIC_RECORD"
   | "GENERATED";
 
 /** A stored file as answers show it. */

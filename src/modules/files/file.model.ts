@@ -9,6 +9,8 @@ export const FILE_PURPOSES: readonly FilePurpose[] = [
   "AVATAR",
   "EVENT_IMAGE",
   "NEWS_MEDIA",
+  "CERTIFICATE",
+  "PUBLIC_RECORD",
   "GENERATED",
 ];
 
@@ -29,6 +31,14 @@ export interface FileRecord {
   attachedAt: Date | null;
   /** Since when no record names it (null: one does); the orphan sweep deletes it past FILE_ORPHAN_HOURS. */
   unnamedSince: Date | null;
+  /**
+   * An upload's place in its owner's quota, `<ownerId>:<n>` with n below FILE_MAX_PER_USER;
+   * unique, so two uploads racing for the last place cannot both take it. Absent on the
+   * service's own files and on uploads stored before places were kept (counted apart).
+   */
+  quotaKey?: string;
+  /** When an image's bytes were re-encoded without their metadata; null for PDFs and for images stored before. */
+  cleanedAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -45,6 +55,8 @@ const fileSchema = new Schema<FileRecord>(
     storageKey: { type: String, required: true },
     attachedAt: { type: Date, default: null },
     unnamedSince: { type: Date, default: null },
+    quotaKey: { type: String },
+    cleanedAt: { type: Date, default: null },
   },
   { timestamps: true, versionKey: false },
 );
@@ -52,6 +64,10 @@ const fileSchema = new Schema<FileRecord>(
 fileSchema.index({ ownerId: 1, createdAt: -1, _id: -1 });
 // The orphan sweep: files nobody names, oldest first.
 fileSchema.index({ unnamedSince: 1 });
+// One upload per place of the quota (sparse: the service's own files have none).
+fileSchema.index({ quotaKey: 1 }, { unique: true, sparse: true });
+// The start-up migration: images stored before their metadata was stripped.
+fileSchema.index({ mimeType: 1, cleanedAt: 1 });
 
 export type FileModel = Model<FileRecord>;
 

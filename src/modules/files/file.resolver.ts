@@ -1,7 +1,7 @@
 import { Args, Ctx, Query, Resolver } from "type-graphql";
 import { Authorized } from "../../graphql/access";
 import type { RequestContext } from "../../graphql/context";
-import { Pagination } from "../../graphql/envelopes";
+import { paged } from "../../graphql/envelopes";
 import { PageWindowArgs } from "../../graphql/paging";
 import { Rest } from "../../graphql/rest-route";
 import { NotAudited } from "../audit/audited-operations";
@@ -22,12 +22,7 @@ export class FileResolver {
     @CurrentCaller() caller: Caller,
     @Ctx() ctx: RequestContext,
   ) {
-    const { views, total } = await ctx.services.files.listOwn(caller, args);
-    return {
-      code: "OK",
-      message: "Your files",
-      data: views.map((view) => StoredFile.from(view)),
-      pagination: Pagination.of(args.page, args.limit, total),
-    };
+    const page = await ctx.services.files.listOwn(caller, args);
+    return paged({ ...page, items: page.items.map((view) => StoredFile.from(view)) }, "Your files");
   }
 }

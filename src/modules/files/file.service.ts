@@ -1,165 +1,115 @@
 import { Readable } from "node:stream";
-import { uuidv7 } from "../../db/uuid";
 import {
-  AppError,
-  BadRequestError,
   ConflictError,
   EmailNotVerifiedError,
-  ForbiddenError,
   NotFoundError,
   UnsupportedMediaTypeError,
   ValidationError,
 } from "../../errors/app-errors";
 import type { FileConfig } from "../../config";
 import { ObjectNotFoundError, type ObjectStorage } from "../../storage/object-storage";
+import type { PageWindow } from "../../db/page-query";
 import type { Caller } from "../auth/caller";
+import { pageOf, type PageResult } from "../page-result";
 import { Role } from "../users/role";
-import { IMAGE_TYPES, safeFileName } from "./file-bytes";
+import type { FileIntake, ReceivedFile } from "./file-intake";
 import type { FileLinks, LinkQuery } from "./file-links";
 import type { FilePurpose, FileView, LinkReader, PublicFileRule } from "./file-refs";
 import { FILE_PURPOSES, type FileRecord } from "./file.model";
 import type { FileRepository } from "./file.repository";
-import { UploadInspector } from "./upload-inspector";
-
-/** What a client may upload, and who. GENERATED files are the service's own. */
-const MEMBER_PURPOSES: readonly FilePurpose[] = [
-  "REQUIREMENT",
-  "PAYMENT_PROOF",
-  "PROMISSORY_NOTE",
-  "AVATAR",
-];
-const ADMIN_PURPOSES: readonly FilePurpose[] = ["EVENT_IMAGE", "NEWS_MEDIA"];
-/** Every purpose an upload may name (the OpenAPI document lists these). */
-export const UPLOAD_PURPOSES: readonly FilePurpose[] = [...MEMBER_PURPOSES, ...ADMIN_PURPOSES];
-const IMAGE_PURPOSES: readonly FilePurpose[] = ["AVATAR", "EVENT_IMAGE", "NEWS_MEDIA"];
-/** Public by their purpose; the others only when the PublicFileRule says so. */
-const PUBLIC_PURPOSES: readonly FilePurpose[] = ["EVENT_IMAGE", "NEWS_MEDIA"];
-const ALL_TYPES: readonly string[] = ["application/pdf", ...IMAGE_TYPES];
-
-/** Bytes kept in storage, not yet recorded: recorded or discarded by the caller. */
-export interface ReceivedFile {
-  key: string;
-  fileName: string;
-  mimeType: string;
-  size: number;
-  sha256: string;
-}
+import {
+  ALL_TYPES,
+  checkPurpose,
+  typesFor,
+  type FileReceiver,
+  type ReadUpload,
+  type UploadOptions,
+  type UploadOwner,
+} from "./upload-rules";
 
 export interface FileRead {
   file: FileRecord;
   body: Readable;
 }
 
-/** Uploads, reads and the record of stored files (contract section 10). */
+/** What the files module is told by the modules built on it, asked on use. */
+export interface FileHooks {
+  /** Takes one of the account's uploads of the hour (rate limits), or throws 429. */
+  consumeUpload(ownerId: string): Promise<void>;
+  /** An AVATAR upload becomes the account's avatar (users). */
+  avatarUploaded(ownerId: string, fileId: string): Promise<void>;
+  /** Whether a file may be served at /files/public/{id} now: any one saying so opens it. */
+  publicRules: readonly PublicFileRule[];
+}
+
+/** Uploads, reads and the record of stored files (docs/privacy.md, "Uploaded files"). */
 export class FileService {
   constructor(
     private readonly files: FileRepository,
     private readonly storage: ObjectStorage,
+    private readonly intake: FileIntake,
     readonly links: FileLinks,
     private readonly config: FileConfig,
-    private readonly publicRule: () => PublicFileRule | undefined,
+    private readonly hooks: () => FileHooks,
   ) {}
 
-  /** The checks an upload passes before a byte is read: verified email, quota. */
-  async admitUpload(caller: Caller): Promise<void> {
-    if (!caller.user.isEmailVerified) throw new EmailNotVerifiedError();
-    if ((await this.files.countOf(caller.id)) >= this.config.maxPerUser) {
-      throw new ConflictError(
-        `You have ${this.config.maxPerUser} stored files, the most an account may keep`,
-      );
-    }
-  }
-
-  /** The `purpose` field: 400 when missing or unknown, 403 for an administrators' purpose. */
-  checkPurpose(caller: Caller, purpose: string | undefined): FilePurpose {
-    if (purpose === undefined || purpose.trim() === "") {
-      throw ValidationError.field("purpose", "purpose is required");
-    }
-    const value = purpose.trim() as FilePurpose;
-    if (ADMIN_PURPOSES.includes(value)) {
-      if (caller.role !== Role.ADMIN) throw new ForbiddenError("Only administrators upload this");
-      return value;
-    }
-    if (!MEMBER_PURPOSES.includes(value)) {
-      throw ValidationError.field(
-        "purpose",
-        `purpose must be one of ${[...MEMBER_PURPOSES, ...ADMIN_PURPOSES].join(", ")}`,
-      );
-    }
-    return value;
-  }
-
   /**
-   * Streams `body` into storage, checking it on the way (size, type, emptiness). On any
-   * failure nothing is left in storage and the reason is thrown: the inspector's (413, 415,
-   * 400), a broken body's (400), or the storage's own.
+   * One upload, whichever route carries it (POST /files, the site's upload links): the owner
+   * admitted (verified email, room in the quota, the hourly limit), the request read by `read`
+   * with its file streamed into storage and checked (type by bytes, size, images cleaned), then
+   * recorded in a place of the quota; an AVATAR becomes the account's avatar. Whatever refuses
+   * it leaves nothing stored.
    */
-  async receive(
-    body: Readable,
-    clientName: string | undefined,
-    purpose?: FilePurpose,
-  ): Promise<ReceivedFile> {
-    const key = uuidv7();
-    const allowed = purpose && IMAGE_PURPOSES.includes(purpose) ? IMAGE_TYPES : ALL_TYPES;
-    const inspector = new UploadInspector(this.config.maxBytes, allowed);
-    let broken: Error | null = null;
-    body.on("error", (error: Error) => {
-      broken = error;
-      inspector.destroy(error);
-    });
-    // Once refused, the rest of the upload is read and dropped, so the request can still end.
-    inspector.on("error", () => {
-      body.unpipe(inspector);
-      body.resume();
-    });
-    body.pipe(inspector);
-    try {
-      await this.storage.put(key, inspector);
-    } catch (error) {
-      await this.storage.delete(key);
-      if (inspector.failure) throw inspector.failure;
-      if (broken || error instanceof AppError) {
-        throw new BadRequestError("The upload ended before the file was complete");
+  async upload(
+    owner: UploadOwner,
+    read: (receive: FileReceiver) => Promise<ReadUpload>,
+    options: UploadOptions = {},
+  ): Promise<FileView> {
+    if (!owner.isEmailVerified) throw new EmailNotVerifiedError();
+    await this.assertRoom(owner.id, 1);
+    await this.hooks().consumeUpload(owner.id);
+    const form = await read(async (file, name, purposeSoFar) => {
+      let purpose = options.purpose;
+      try {
+        if (!purpose && purposeSoFar !== undefined) purpose = checkPurpose(owner, purposeSoFar);
+      } catch (error) {
+        file.resume();
+        throw error;
       }
-      throw error;
+      return this.intake.receive(file, name, typesFor(purpose, options.types));
+    });
+    const received = form.received;
+    const refusal = form.unexpected ?? form.failure;
+    if (refusal) {
+      if (received) await this.intake.discard(received);
+      throw refusal;
     }
-    return {
-      key,
-      fileName: safeFileName(clientName, inspector.mimeType!),
-      mimeType: inspector.mimeType!,
-      size: inspector.size,
-      sha256: inspector.sha256,
-    };
-  }
-
-  /** Records received bytes for `caller`, or removes them if the purpose refuses their type. */
-  async record(caller: Caller, received: ReceivedFile, purpose: FilePurpose): Promise<FileView> {
+    if (!received) throw ValidationError.field("file", "A part named `file` is required");
+    let purpose: FilePurpose;
+    let record: FileRecord | null;
     try {
-      if (IMAGE_PURPOSES.includes(purpose) && !IMAGE_TYPES.includes(received.mimeType)) {
+      purpose = options.purpose ?? checkPurpose(owner, form.purpose);
+      if (!typesFor(purpose, options.types).includes(received.mimeType)) {
         throw new UnsupportedMediaTypeError("This purpose takes JPEG, PNG or WebP images only");
       }
-      const now = new Date();
-      const record = await this.files.insert({
-        _id: received.key,
-        ownerId: caller.id,
-        purpose,
-        fileName: received.fileName,
-        mimeType: received.mimeType,
-        size: received.size,
-        sha256: received.sha256,
-        storageKey: received.key,
-        attachedAt: null,
-        unnamedSince: now,
-      });
-      return this.view(record, "private");
+      record = await this.files.insertWithinQuota(
+        { ...newRecord(owner.id, purpose, received), attachedAt: null, unnamedSince: new Date() },
+        this.config.maxPerUser,
+      );
+      if (!record) throw this.quotaFull();
     } catch (error) {
-      await this.discard(received);
+      await this.intake.discard(received);
       throw error;
     }
+    if (purpose === "AVATAR") await this.hooks().avatarUploaded(owner.id, record._id);
+    return this.view(record, "private");
   }
 
-  async discard(received: ReceivedFile): Promise<void> {
-    await this.storage.delete(received.key);
+  /** Refuses (409) when `count` more uploads would take the account past FILE_MAX_PER_USER. */
+  async assertRoom(ownerId: string, count: number): Promise<void> {
+    if ((await this.files.countOf(ownerId)) + count > this.config.maxPerUser) {
+      throw this.quotaFull();
+    }
   }
 
   /** Bytes the service made itself: a private file, named by a record from the start. */
@@ -169,27 +119,27 @@ export class FileService {
     mimeType: string;
     bytes: Buffer;
   }): Promise<FileView> {
-    const received = await this.receive(Readable.from([input.bytes]), input.fileName);
-    const now = new Date();
+    const received = await this.intake.receive(
+      Readable.from([input.bytes]),
+      input.fileName,
+      ALL_TYPES,
+    );
     const record = await this.files.insert({
-      _id: received.key,
-      ownerId: input.ownerId,
-      purpose: "GENERATED",
-      fileName: received.fileName,
-      mimeType: received.mimeType,
-      size: received.size,
-      sha256: received.sha256,
-      storageKey: received.key,
-      attachedAt: now,
+      ...newRecord(input.ownerId, "GENERATED", received),
+      attachedAt: new Date(),
       unnamedSince: null,
     });
     return this.view(record, "private");
   }
 
   /** The caller's own files, newest first. */
-  async listOwn(caller: Caller, window: { page: number; limit: number }) {
+  async listOwn(caller: Caller, window: PageWindow): Promise<PageResult<FileView>> {
     const { records, total } = await this.files.pageOf(caller.id, window);
-    return { views: records.map((record) => this.view(record, "private")), total };
+    return pageOf(
+      window,
+      records.map((record) => this.view(record, "private")),
+      total,
+    );
   }
 
   /**
@@ -220,7 +170,10 @@ export class FileService {
     return { file, body: await this.bytesOf(file), adminRead };
   }
 
-  /** A file public by its purpose, or one the PublicFileRule opens (a listed member's avatar). */
+  /**
+   * A file a public rule opens now: an image of a PUBLIC event or of a news post that is out, a
+   * listed member's current avatar, a shown 2x2 photo. Any other id is the same 404.
+   */
   async readPublic(id: string): Promise<FileRead> {
     const file = await this.findOrNotFound(id);
     if (!(await this.isPublic(file))) throw notFound();
@@ -256,10 +209,17 @@ export class FileService {
   }
 
   private async isPublic(file: FileRecord): Promise<boolean> {
-    if (PUBLIC_PURPOSES.includes(file.purpose)) return true;
-    const rule = this.publicRule();
-    if (!rule || !FILE_PURPOSES.includes(file.purpose)) return false;
-    return rule({ id: file._id, ownerId: file.ownerId, purpose: file.purpose });
+    if (!FILE_PURPOSES.includes(file.purpose)) return false;
+    for (const rule of this.hooks().publicRules) {
+      if (await rule({ id: file._id, ownerId: file.ownerId, purpose: file.purpose })) return true;
+    }
+    return false;
+  }
+
+  private quotaFull(): ConflictError {
+    return new ConflictError(
+      `An account may keep at most ${this.config.maxPerUser} stored files, and this one is full`,
+    );
   }
 
   private async findOrNotFound(id: string): Promise<FileRecord> {
@@ -288,3 +248,18 @@ export function auditedReader(
 }
 
 const notFound = () => new NotFoundError("No file with this id");
+
+/** The record of received bytes; who names it, and since when, is the caller's to add. */
+function newRecord(ownerId: string, purpose: FilePurpose, received: ReceivedFile) {
+  return {
+    _id: received.key,
+    ownerId,
+    purpose,
+    fileName: received.fileName,
+    mimeType: received.mimeType,
+    size: received.size,
+    sha256: received.sha256,
+    storageKey: received.key,
+    cleanedAt: received.cleanedAt,
+  };
+}

@@ -11,6 +11,8 @@ export enum FilePurposeEnum {
   AVATAR = "AVATAR",
   EVENT_IMAGE = "EVENT_IMAGE",
   NEWS_MEDIA = "NEWS_MEDIA",
+  CERTIFICATE = "CERTIFICATE",
+  PUBLIC_RECORD = "PUBLIC_RECORD",
   GENERATED = "GENERATED",
 }
 registerEnumType(FilePurposeEnum, {

@@ -7,11 +7,13 @@ import {
   UnsupportedMediaTypeError,
 } from "../../errors/app-errors";
 import { SNIFF_BYTES, sniffType } from "./file-bytes";
+import { fileTooLarge } from "../../errors/byte-size";
 
 /**
  * Sits between the upload and the storage: counts the bytes (failing past the limit, so the
  * service never holds more than one chunk), hashes them, and decides the type from the first
- * bytes before any of them is passed on. `failure` names why it stopped, if it did.
+ * bytes before any of them is passed on, announcing it as the `type` event. `failure` names
+ * why it stopped, if it did.
  */
 export class UploadInspector extends Transform {
   size = 0;
@@ -35,7 +37,7 @@ export class UploadInspector extends Transform {
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
     this.size += chunk.length;
     if (this.size > this.maxBytes) {
-      return done(this.fail(new PayloadTooLargeError(`The file exceeds ${sizeOf(this.maxBytes)}`)));
+      return done(this.fail(new PayloadTooLargeError(fileTooLarge(this.maxBytes))));
     }
     this.hash.update(chunk);
     if (this.mimeType !== null) return done(null, chunk);
@@ -63,6 +65,7 @@ export class UploadInspector extends Transform {
       );
     }
     this.mimeType = type;
+    this.emit("type", type);
     this.push(head);
     return null;
   }
@@ -74,6 +77,3 @@ export class UploadInspector extends Transform {
 }
 
 const label = (type: string) => type.split("/")[1].toUpperCase();
-
-const sizeOf = (bytes: number) =>
-  bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${Math.round(bytes / 1024)} KiB`;

@@ -1,4 +1,5 @@
 import { registerEnumType } from "type-graphql";
+import { calendarDay } from "../../mail/dates";
 
 /*
  * The interview calendar's pure rules. Interviews happen in the organisation's time zone,
@@ -130,12 +131,5 @@ export function freeSlots(
 
 /** "Saturday, 5 December 2026 at 09:00 AM (Asia/Manila)". */
 export function describeSlot(date: string, slot: string): string {
-  const day = new Date(`${date}T00:00:00Z`).toLocaleDateString("en-GB", {
-    weekday: "long",
-    day: "numeric",
-    month: "long",
-    year: "numeric",
-    timeZone: "UTC",
-  });
-  return `${day} at ${slot} (${MANILA_TIME_ZONE})`;
+  return `${calendarDay(date)} at ${slot} (${MANILA_TIME_ZONE})`;
 }

@@ -1,30 +1,14 @@
-import { ArrayMaxSize, IsIn, IsOptional, IsUrl, MaxLength } from "class-validator";
+import { IsIn, IsOptional, IsUrl, Matches, MaxLength } from "class-validator";
 import { UUIDResolver } from "graphql-scalars";
 import { ArgsType, Field } from "type-graphql";
 import { DATE_INPUT_FORMS } from "../../graphql/date-time";
 import { PageArgs } from "../../graphql/paging";
-import { TIME_SLOTS, Weekday } from "./interview-calendar";
+import { TIME_SLOTS, WEEKDAYS } from "./interview-calendar";
+import { InterviewerRefField } from "./interviewer.input";
+import { IsInterviewerKey } from "./interviewer-key";
 import { Outcome } from "./interview.type";
 
-const SLOT_MESSAGE = `each time slot must be one of ${TIME_SLOTS.join(", ")}`;
-
-@ArgsType()
-export class SetInterviewerArgs {
-  @Field(() => UUIDResolver, { description: "An OFFICER or ADMIN account" })
-  userId!: string;
-
-  @Field({ description: "Members may book an active interviewer" })
-  active!: boolean;
-
-  @Field(() => [Weekday])
-  @ArrayMaxSize(7)
-  days!: Weekday[];
-
-  @Field(() => [String], { description: `Hourly slots: ${TIME_SLOTS.join(", ")}` })
-  @ArrayMaxSize(TIME_SLOTS.length)
-  @IsIn(TIME_SLOTS, { each: true, message: SLOT_MESSAGE })
-  timeSlots!: string[];
-}
+const DAY_SHAPE = new RegExp(`^(${WEEKDAYS.join("|")})$`, "i");
 
 const MEETING_FIELD_MAX = 200;
 
@@ -43,11 +27,15 @@ function MeetingLink(): PropertyDecorator {
 
 @ArgsType()
 export class BookInterviewArgs {
-  @Field(() => UUIDResolver, { description: "The interviewer's user id (GET /interviewers)" })
+  @InterviewerRefField("One of GET /interviewers")
   interviewerId!: string;
 
-  @Field(() => Weekday, { description: "The next such day (Asia/Manila) at least 24 h ahead" })
-  day!: Weekday;
+  @Field({
+    description:
+      "A day of the week in any letter case (SATURDAY, Saturday): the next such day (Asia/Manila) at least 24 h ahead",
+  })
+  @Matches(DAY_SHAPE, { message: `day must be one of ${WEEKDAYS.join(", ")} (any letter case)` })
+  day!: string;
 
   @Field({ description: 'One of the interviewer\'s slots, e.g. "09:00 AM"' })
   @IsIn(TIME_SLOTS, { message: `timeSlot must be one of ${TIME_SLOTS.join(", ")}` })
@@ -81,11 +69,26 @@ export class RecordOutcomeArgs {
   @IsOptional()
   @MaxLength(2000)
   note?: string | null;
+}
 
-  @Field(() => String, { nullable: true, description: "Replaces the meeting link" })
-  @IsOptional()
+@ArgsType()
+export class SetMeetingArgs {
+  @Field(() => UUIDResolver, { description: "The member record" })
+  id!: string;
+
+  @Field({ description: "The link to the online meeting" })
   @MeetingLink()
-  zoomLink?: string | null;
+  zoomLink!: string;
+
+  @Field(() => String, { nullable: true, description: "Left out: unchanged; null: removed" })
+  @IsOptional()
+  @MaxLength(MEETING_FIELD_MAX)
+  meetingId?: string | null;
+
+  @Field(() => String, { nullable: true, description: "Left out: unchanged; null: removed" })
+  @IsOptional()
+  @MaxLength(MEETING_FIELD_MAX)
+  passcode?: string | null;
 }
 
 @ArgsType()
@@ -106,7 +109,11 @@ export class ScheduleArgs extends PageArgs {
   @IsOptional()
   to?: string;
 
-  @Field(() => UUIDResolver, { nullable: true, description: "One interviewer's interviews" })
+  @Field(() => String, {
+    nullable: true,
+    description: "One interviewer's interviews: its id or key",
+  })
   @IsOptional()
+  @IsInterviewerKey(true)
   interviewerId?: string;
 }

@@ -9,9 +9,15 @@ export interface Person {
   email: string;
 }
 
+/** An interviewer without an address is named in the invitation and mailed nothing. */
+export interface InterviewerPerson {
+  name: string;
+  email: string | null;
+}
+
 export interface InvitationParties {
   member: Person;
-  interviewer: Person;
+  interviewer: InterviewerPerson;
   /** The service's sender, the organizer of the event. */
   organizer: Person;
 }
@@ -41,10 +47,13 @@ function eventOf(
     location: booking.zoomLink,
     url: booking.zoomLink,
     organizer: parties.organizer,
-    attendees: [parties.member, parties.interviewer],
+    attendees: [parties.member, ...addressed(parties.interviewer)],
     method,
   };
 }
+
+const addressed = (person: InterviewerPerson): Person[] =>
+  person.email ? [{ name: person.name, email: person.email }] : [];
 
 function withCalendar(message: MailMessage, event: CalendarEvent): MailMessage {
   return {
@@ -59,7 +68,7 @@ function withCalendar(message: MailMessage, event: CalendarEvent): MailMessage {
   };
 }
 
-/** One invitation each to the member and the interviewer, the same event attached. */
+/** One invitation each to the member and the interviewer (when it has an address), the same event attached. */
 export function invitationMails(
   booking: InterviewRecord,
   parties: InvitationParties,
@@ -74,29 +83,62 @@ export function invitationMails(
     "",
     "The attached invitation adds it to your calendar.",
   ]);
-  const interviewer = noticeMail(parties.interviewer.email, "A membership interview was booked", [
-    `Hello ${parties.interviewer.name},`,
-    "",
-    `${parties.member.name} booked an online interview with you on ${when}.`,
-    ...meetingLines(booking),
-    "",
-    "The attached invitation adds it to your calendar.",
-  ]);
-  return [withCalendar(member, event), withCalendar(interviewer, event)];
+  const interviewer = addressed(parties.interviewer).map((to) =>
+    noticeMail(to.email, "A membership interview was booked", [
+      `Hello ${to.name},`,
+      "",
+      `${parties.member.name} booked an online interview with you on ${when}.`,
+      ...meetingLines(booking),
+      "",
+      "The attached invitation adds it to your calendar.",
+    ]),
+  );
+  return [member, ...interviewer].map((message) => withCalendar(message, event));
 }
 
-/** To an interviewer a rebooking took the interview from: the event withdrawn. */
-export function cancellationMail(
+/** The meeting link to both sides, with the invitation updated (same UID, higher SEQUENCE). */
+export function meetingMails(booking: InterviewRecord, parties: InvitationParties): MailMessage[] {
+  const when = describeSlot(booking.date, booking.timeSlot);
+  const event = eventOf(booking, parties, "REQUEST");
+  const lines = (greeting: string, interview: string) => [
+    `Hello ${greeting},`,
+    "",
+    `The meeting of ${interview} on ${when} is set:`,
+    ...meetingLines(booking),
+    "",
+    "The attached invitation updates the one in your calendar.",
+  ];
+  const member = noticeMail(
+    parties.member.email,
+    "The meeting link of your membership interview",
+    lines(parties.member.name, `your online interview with ${parties.interviewer.name}`),
+  );
+  const interviewer = addressed(parties.interviewer).map((to) =>
+    noticeMail(
+      to.email,
+      "The meeting link of a membership interview",
+      lines(to.name, `the online interview of ${parties.member.name}`),
+    ),
+  );
+  return [member, ...interviewer].map((message) => withCalendar(message, event));
+}
+
+/** To an interviewer (with an address) a rebooking took the interview from: the event withdrawn. */
+export function cancellationMails(
   previous: InterviewRecord,
   parties: InvitationParties,
-): MailMessage {
+): MailMessage[] {
   const when = describeSlot(previous.date, previous.timeSlot);
-  const message = noticeMail(parties.interviewer.email, "A membership interview was cancelled", [
-    `Hello ${parties.interviewer.name},`,
-    "",
-    `${parties.member.name} moved the interview of ${when} to another interviewer.`,
-  ]);
-  return withCalendar(message, eventOf(previous, parties, "CANCEL"));
+  return addressed(parties.interviewer).map((to) =>
+    withCalendar(
+      noticeMail(to.email, "A membership interview was cancelled", [
+        `Hello ${to.name},`,
+        "",
+        `${parties.member.name} moved the interview of ${when} to another interviewer.`,
+      ]),
+      eventOf(previous, parties, "CANCEL"),
+    ),
+  );
 }
 
 const OUTCOME_TEXT: Record<InterviewRecord["outcome"], string> = {
@@ -114,8 +156,33 @@ export function outcomeMail(booking: InterviewRecord, member: Person): MailMessa
     "",
     `Your online interview of ${when} ${OUTCOME_TEXT[booking.outcome]}.`,
     ...(booking.note ? ["", `Note: ${booking.note}`] : []),
-    ...(booking.zoomLink && booking.outcome === "PENDING"
-      ? [`Meeting link: ${booking.zoomLink}`]
-      : []),
   ]);
+}
+
+/** The day before: to the member, and to the interviewer when they have an address. */
+export function reminderMails(booking: InterviewRecord, parties: InvitationParties): MailMessage[] {
+  const when = describeSlot(booking.date, booking.timeSlot);
+  const mails = [
+    noticeMail(parties.member.email, "Reminder: your membership interview is tomorrow", [
+      `Hello ${parties.member.name},`,
+      "",
+      `Your online interview with ${parties.interviewer.name} is on ${when}.`,
+      ...meetingLines(booking),
+    ]),
+  ];
+  if (parties.interviewer.email) {
+    mails.push(
+      noticeMail(
+        parties.interviewer.email,
+        `Reminder: interview with ${parties.member.name} tomorrow`,
+        [
+          `Hello ${parties.interviewer.name},`,
+          "",
+          `You interview ${parties.member.name} on ${when}.`,
+          ...meetingLines(booking),
+        ],
+      ),
+    );
+  }
+  return mails;
 }

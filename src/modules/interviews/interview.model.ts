@@ -2,9 +2,21 @@ import { Schema, type Connection, type Model } from "mongoose";
 import type { InterviewOutcome } from "../onboarding/onboarding-facts";
 import { Weekday } from "./interview-calendar";
 
-/** An OFFICER or ADMIN account an administrator marked as an interviewer; `_id` is its user id. */
+/**
+ * Someone who interviews members, kept by administrators: `key` is the handle the
+ * organisation's site books by; `userId` the OFFICER or ADMIN account that may record outcomes
+ * (absent when the person has none, so the sparse unique index skips them). Records written
+ * before keys existed have the account's id as `_id` (interviewer-migration.ts).
+ */
 export interface InterviewerRecord {
   _id: string;
+  key: string;
+  /** The interviewer's name and email: personal data of that person. */
+  name: string;
+  title: string;
+  /** Where invitations go; none are sent without it. */
+  email: string | null;
+  userId?: string;
   active: boolean;
   days: Weekday[];
   timeSlots: string[];
@@ -15,14 +27,35 @@ export interface InterviewerRecord {
 const interviewerSchema = new Schema<InterviewerRecord>(
   {
     _id: { type: String, required: true },
+    key: { type: String, required: true },
+    name: { type: String, required: true },
+    title: { type: String, required: true },
+    email: { type: String, default: null },
+    userId: { type: String },
     active: { type: Boolean, required: true },
     days: { type: [String], enum: Object.values(Weekday), default: [] },
     timeSlots: { type: [String], default: [] },
   },
   { timestamps: true, versionKey: false },
 );
+interviewerSchema.index({ key: 1 }, { unique: true });
+// One interviewer record per account: who may record an interview's outcome.
+interviewerSchema.index({ userId: 1 }, { unique: true, sparse: true });
+// Subject access and erasure find a person's records by their address too.
+interviewerSchema.index({ email: 1 });
 // GET /interviewers: the active ones, in a stable order.
 interviewerSchema.index({ active: 1, _id: 1 });
+
+/** Markers of one-time steps (`defaults-seeded`). */
+export interface InterviewMarkerRecord {
+  _id: string;
+  at: Date;
+}
+
+const markerSchema = new Schema<InterviewMarkerRecord>(
+  { _id: { type: String, required: true }, at: { type: Date, required: true } },
+  { versionKey: false },
+);
 
 /**
  * A member's online interview: one per member record, changed in place by a rebooking, so the
@@ -50,6 +83,8 @@ export interface InterviewRecord {
   decidedBy: string | null;
   /** The invitation's SEQUENCE: calendars replace the event when it grows. */
   sequence: number;
+  /** The time the day-before reminder went out for (a rebooking's new time gets its own). */
+  remindedFor?: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -75,6 +110,7 @@ const interviewSchema = new Schema<InterviewRecord>(
     decidedAt: { type: Date, default: null },
     decidedBy: { type: String, default: null },
     sequence: { type: Number, required: true, default: 0 },
+    remindedFor: { type: Date, default: null },
   },
   { timestamps: true, versionKey: false },
 );
@@ -84,9 +120,12 @@ interviewSchema.index({ userId: 1 });
 // GET /interviews: by date, for everyone or for one interviewer.
 interviewSchema.index({ date: 1, scheduledAt: 1, _id: 1 });
 interviewSchema.index({ interviewerId: 1, date: 1, scheduledAt: 1, _id: 1 });
+// The reminder sweep: PENDING interviews starting within the next day.
+interviewSchema.index({ outcome: 1, scheduledAt: 1 });
 
 export type InterviewerModel = Model<InterviewerRecord>;
 export type InterviewModel = Model<InterviewRecord>;
+export type InterviewMarkerModel = Model<InterviewMarkerRecord>;
 
 export function createInterviewModels(connection: Connection) {
   return {
@@ -96,5 +135,10 @@ export function createInterviewModels(connection: Connection) {
       "interviewers",
     ),
     interviews: connection.model<InterviewRecord>("Interview", interviewSchema, "interviews"),
+    markers: connection.model<InterviewMarkerRecord>(
+      "InterviewMarker",
+      markerSchema,
+      "interview_markers",
+    ),
   };
 }

@@ -1,7 +1,7 @@
 import { Args, Ctx, Mutation, Query, Resolver } from "type-graphql";
 import { Authorized } from "../../graphql/access";
 import type { RequestContext } from "../../graphql/context";
-import { ok } from "../../graphql/envelopes";
+import { ok, paged } from "../../graphql/envelopes";
 import { Rest } from "../../graphql/rest-route";
 import { Audit, NotAudited, byArg, noTarget } from "../audit/audited-operations";
 import { CurrentCaller, type Caller } from "../auth/caller";
@@ -10,42 +10,12 @@ import {
   BookInterviewArgs,
   RecordOutcomeArgs,
   ScheduleArgs,
-  SetInterviewerArgs,
+  SetMeetingArgs,
 } from "./interview.input";
-import {
-  InterviewPage,
-  InterviewerListPayload,
-  InterviewerPayload,
-  OnlineInterviewPayload,
-} from "./interview.type";
+import { InterviewPage, OnlineInterviewPayload } from "./interview.type";
 
 @Resolver()
 export class InterviewResolver {
-  @Rest("PUT", "/interviewers/:userId", {
-    tag: "Interviews",
-    errors: [404, 409],
-    example: { active: true, days: ["SATURDAY"], timeSlots: ["09:00 AM", "10:00 AM"] },
-  })
-  @Audit({ action: "interviewer.set", targetType: "user", target: byArg("userId") })
-  @Authorized(Role.ADMIN)
-  @Mutation(() => InterviewerPayload, {
-    description:
-      "Mark an officer or administrator as an interviewer, with days and slots. Admin only.",
-  })
-  async setInterviewer(@Args() args: SetInterviewerArgs, @Ctx() ctx: RequestContext) {
-    return ok(await ctx.services.interviews.setInterviewer(args), "Interviewer saved");
-  }
-
-  @Rest("GET", "/interviewers", { tag: "Interviews" })
-  @NotAudited("the organisation's interviewers and their free slots")
-  @Authorized()
-  @Query(() => InterviewerListPayload, {
-    description: "Active interviewers with their next free slots (Asia/Manila).",
-  })
-  async interviewers(@Ctx() ctx: RequestContext) {
-    return ok(await ctx.services.interviews.interviewers(), "Interviewers");
-  }
-
   @Rest("GET", "/members/current/online-interview", { tag: "Interviews" })
   @NotAudited("the caller's own interview")
   @Authorized()
@@ -59,11 +29,7 @@ export class InterviewResolver {
   @Rest("PUT", "/members/current/online-interview", {
     tag: "Interviews",
     errors: [404, 409],
-    example: {
-      interviewerId: "0192f0c2-7d1e-7c3a-9b1a-3f1e2d4c5b6a",
-      day: "SATURDAY",
-      timeSlot: "09:00 AM",
-    },
+    example: { interviewerId: "ptr-rodel", day: "Saturday", timeSlot: "09:00 AM" },
   })
   @NotAudited("the caller books their own interview; both sides are mailed")
   @Authorized()
@@ -79,7 +45,7 @@ export class InterviewResolver {
     return ok(await ctx.services.interviews.book(caller, args), "Online interview booked");
   }
 
-  @Rest("PATCH", "/members/:id/interview", { tag: "Interviews", errors: [404] })
+  @Rest("PATCH", "/members/:id/interview", { tag: "Interviews", errors: [404, 409] })
   @Audit({ action: "interview.outcome", targetType: "member", target: byArg("id") })
   @Authorized(Role.OFFICER, Role.ADMIN)
   @Mutation(() => OnlineInterviewPayload, {
@@ -96,11 +62,35 @@ export class InterviewResolver {
     );
   }
 
-  @Rest("GET", "/interviews", { tag: "Interviews" })
+  @Rest("PATCH", "/members/:id/interview/meeting", {
+    tag: "Interviews",
+    errors: [404, 409],
+    example: {
+      zoomLink: "https://zoom.us/j/123456789",
+      meetingId: "123 456 789",
+      passcode: "faith",
+    },
+  })
+  @Audit({ action: "interview.meeting", targetType: "member", target: byArg("id") })
+  @Authorized(Role.OFFICER, Role.ADMIN)
+  @Mutation(() => OnlineInterviewPayload, {
+    description:
+      "Set the meeting of a pending interview; both sides are mailed the link with the invitation updated. The member's interviewer or an administrator.",
+  })
+  async setInterviewMeeting(
+    @Args() args: SetMeetingArgs,
+    @CurrentCaller() caller: Caller,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return ok(await ctx.services.interviews.setMeeting(caller, args), "Interview meeting set");
+  }
+
+  @Rest("GET", "/interviews", { tag: "Interviews", errors: [404] })
   @Audit({ action: "interview.list", targetType: "interview", target: noTarget })
   @Authorized(Role.OFFICER, Role.ADMIN)
   @Query(() => InterviewPage, {
-    description: "Booked interviews by date; an officer sees their own.",
+    description:
+      "Booked interviews by date; an officer sees those of the interviewer linked to them.",
   })
   async interviews(
     @Args() args: ScheduleArgs,
@@ -108,6 +98,6 @@ export class InterviewResolver {
     @Ctx() ctx: RequestContext,
   ) {
     const page = await ctx.services.interviews.schedule(caller, args);
-    return { code: "OK", message: "Interviews", ...page };
+    return paged(page, "Interviews");
   }
 }

@@ -1,8 +1,8 @@
 import { Field, ID, ObjectType, registerEnumType } from "type-graphql";
 import { DateTimeScalar } from "../../graphql/date-time";
-import { PageType, PayloadType } from "../../graphql/envelopes";
+import { PageType } from "../../graphql/envelopes";
 import { Weekday } from "./interview-calendar";
-import type { InterviewRecord, InterviewerRecord } from "./interview.model";
+import type { InterviewRecord } from "./interview.model";
 
 export enum Outcome {
   PENDING = "PENDING",
@@ -16,40 +16,6 @@ registerEnumType(Outcome, {
   description: "How an online interview went",
 });
 
-@ObjectType("FreeSlot", {
-  simpleResolvers: true,
-  description: "A slot a booking made now can take",
-})
-export class FreeSlot {
-  @Field({ description: "Calendar date in Asia/Manila, YYYY-MM-DD" }) date!: string;
-  @Field({ description: 'e.g. "09:00 AM" (Asia/Manila)' }) timeSlot!: string;
-}
-
-@ObjectType("Interviewer", {
-  simpleResolvers: true,
-  description: "An officer or administrator who interviews members, with the slots still free",
-})
-export class Interviewer {
-  @Field(() => ID, { description: "The interviewer's user id" }) id!: string;
-  @Field() name!: string;
-  @Field() active!: boolean;
-  @Field(() => [Weekday]) days!: Weekday[];
-  @Field(() => [String]) timeSlots!: string[];
-  @Field(() => [FreeSlot], { description: "The next free slots, soonest first" })
-  nextFree!: FreeSlot[];
-
-  static from(record: InterviewerRecord, name: string, nextFree: FreeSlot[]): Interviewer {
-    return Object.assign(new Interviewer(), {
-      id: record._id,
-      name,
-      active: record.active,
-      days: record.days,
-      timeSlots: record.timeSlots,
-      nextFree,
-    });
-  }
-}
-
 @ObjectType("OnlineInterview", {
   simpleResolvers: true,
   description: "A member's booked online interview and its outcome",
@@ -60,6 +26,8 @@ export class OnlineInterview {
   @Field(() => String, { nullable: true, description: "The member's full name" })
   memberName!: string | null;
   @Field(() => ID) interviewerId!: string;
+  @Field(() => String, { nullable: true, description: "null once the interviewer was erased" })
+  interviewerKey!: string | null;
   @Field() interviewerName!: string;
   @Field(() => Weekday) day!: Weekday;
   @Field({ description: "Calendar date in Asia/Manila, YYYY-MM-DD" }) date!: string;
@@ -76,14 +44,15 @@ export class OnlineInterview {
 
   static from(
     record: InterviewRecord,
-    names: { interviewer: string; member: string | null },
+    names: { interviewer: { key: string; name: string } | null; member: string | null },
   ): OnlineInterview {
     return Object.assign(new OnlineInterview(), {
       id: record._id,
       memberId: record.memberId,
       memberName: names.member,
       interviewerId: record.interviewerId,
-      interviewerName: names.interviewer,
+      interviewerKey: names.interviewer?.key ?? null,
+      interviewerName: names.interviewer?.name ?? "(former interviewer)",
       day: record.day,
       date: record.date,
       timeSlot: record.timeSlot,
@@ -99,15 +68,7 @@ export class OnlineInterview {
   }
 }
 
-export const InterviewerPayload = PayloadType(Interviewer, "InterviewerPayload");
 export const InterviewPage = PageType(OnlineInterview, "InterviewPage");
-
-@ObjectType("InterviewerListPayload", { simpleResolvers: true })
-export class InterviewerListPayload {
-  @Field() code!: string;
-  @Field() message!: string;
-  @Field(() => [Interviewer]) data!: Interviewer[];
-}
 
 @ObjectType("OnlineInterviewPayload", { simpleResolvers: true })
 export class OnlineInterviewPayload {

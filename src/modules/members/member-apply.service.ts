@@ -1,4 +1,4 @@
-import { isDuplicateKeyError } from "../../db/errors";
+import { DUPLICATE } from "../../db/errors";
 import type { FieldCipher } from "../../db/field-cipher";
 import { uuidv7 } from "../../db/uuid";
 import { ConflictError, EmailNotVerifiedError, ValidationError } from "../../errors/app-errors";
@@ -14,7 +14,7 @@ import type { MemberPresenter, MemberReferences } from "./member.presenter";
 import type { MemberRepository } from "./member.repository";
 import type { Member } from "./member.type";
 
-/** Applying for membership (contract §6): one open application per person. */
+/** Applying for membership: one open application per person. */
 export class MemberApplications {
   constructor(
     private readonly members: MemberRepository,
@@ -63,13 +63,13 @@ export class MemberApplications {
         searchEmail: caller.user.email,
         searchText: searchTextOf(fields, caller.user.email),
       });
+      if (record === DUPLICATE) {
+        throw new ConflictError("You already have a pending or approved membership application");
+      }
       // The applicant's own answer: possible duplicates are for administrators only.
       return await this.presenter.presentOne(record, "applicant");
     } catch (error) {
       if (photo !== null && isFileId(photo)) await this.files().release([photo]);
-      if (isDuplicateKeyError(error)) {
-        throw new ConflictError("You already have a pending or approved membership application");
-      }
       throw error;
     }
   }

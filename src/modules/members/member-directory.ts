@@ -28,8 +28,9 @@ const leaves = (at: Node, depth: number): number =>
     : [...at.children.values()].reduce((n, c) => n + leaves(c, depth - 1), 0);
 
 /**
- * The client's directory (contract §12) from the per-barangay counts the database made: one row
- * per place, never per member. A record without a region counts in `totalMembers` only.
+ * The client's directory (GET /members/public/directory-locations) from the per-barangay counts the
+ * database made: one row per place, never per member. A record without a region counts in
+ * `totalMembers` only.
  */
 export function directoryOf(
   rows: readonly LocationCount[],

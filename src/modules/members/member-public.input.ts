@@ -34,4 +34,10 @@ export class PublicProfileArgs {
 
   @Field({ nullable: true, description: "Show the preferred branches of service" })
   showBranches?: boolean;
+
+  @Field({ nullable: true, description: "Show the church, its address and the position held" })
+  showChurch?: boolean;
+
+  @Field({ nullable: true, description: "Show the schools and studies" })
+  showEducation?: boolean;
 }

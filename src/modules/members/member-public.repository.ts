@@ -2,6 +2,7 @@ import type { FoundPage } from "../../db/page-query";
 import { oneOf } from "../../db/operators";
 import { MemberStatus, MemberType } from "./member.enums";
 import type { MemberModel, MemberRecord, PublicProfileChoice } from "./member.model";
+import { PAGE_FIELDS, projectionOf } from "./member-page.repository";
 
 /** Members per barangay, as the database's one `$group` counts them. */
 export interface LocationCount {
@@ -12,46 +13,43 @@ export interface LocationCount {
   memberCount: number;
 }
 
-/** What a public page may read of a record; the rest never leaves the database. */
-export type PublicRecord = Pick<
-  MemberRecord,
-  | "_id"
-  | "userId"
-  | "firstName"
-  | "lastName"
-  | "middleInitial"
-  | "extensionName"
-  | "status"
-  | "statusHistory"
-  | "updatedAt"
-  | "uniqueId"
-  | "memberType"
-  | "badgeNumber"
-  | "publicProfile"
-  | "region"
-  | "province"
-  | "municipalityCity"
-  | "preferredBranchIds"
->;
+const PUBLIC_FIELDS = [
+  "userId",
+  "firstName",
+  "lastName",
+  "middleInitial",
+  "extensionName",
+  "status",
+  "statusHistory",
+  "updatedAt",
+  "uniqueId",
+  "memberType",
+  "badgeNumber",
+  "publicProfile",
+  "region",
+  "province",
+  "municipalityCity",
+  "preferredBranchIds",
+  ...PAGE_FIELDS,
+] as const;
 
-const PUBLIC_PROJECTION = {
-  userId: 1,
-  firstName: 1,
-  lastName: 1,
-  middleInitial: 1,
-  extensionName: 1,
-  status: 1,
-  statusHistory: 1,
-  updatedAt: 1,
-  uniqueId: 1,
-  memberType: 1,
-  badgeNumber: 1,
-  publicProfile: 1,
-  region: 1,
-  province: 1,
-  municipalityCity: 1,
-  preferredBranchIds: 1,
-} as const;
+/** What a public page may read of a record; the rest never leaves the database. */
+export type PublicRecord = Pick<MemberRecord, "_id" | (typeof PUBLIC_FIELDS)[number]>;
+
+const PUBLIC_PROJECTION = projectionOf(PUBLIC_FIELDS);
+
+/** A public page's key: a record id (UUID) or a uniqueId; null for one no record can have. */
+export type PublicKey = { id: string } | { uniqueId: string };
+
+/** Longer than any id or uniqueId the service issues: answered without asking the database. */
+const KEY_MAX = 64;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function publicKeyOf(key: string): PublicKey | null {
+  const trimmed = key.trim();
+  if (trimmed.length === 0 || trimmed.length > KEY_MAX) return null;
+  return UUID.test(trimmed) ? { id: trimmed.toLowerCase() } : { uniqueId: trimmed };
+}
 
 /** Members the public pages count and show: APPROVED and not archived. */
 const PUBLIC = { status: MemberStatus.APPROVED, archivedAt: null } as const;
@@ -99,7 +97,7 @@ export class MemberPublicRepository {
   }
 
   /** A public member by record id or uniqueId; null for anything not APPROVED and active. */
-  findPublic(key: { id: string } | { uniqueId: string }): Promise<PublicRecord | null> {
+  findPublic(key: PublicKey): Promise<PublicRecord | null> {
     const filter = "id" in key ? { _id: key.id } : { uniqueId: key.uniqueId };
     return this.members
       .findOne({ ...filter, ...PUBLIC }, PUBLIC_PROJECTION)
@@ -141,6 +139,24 @@ export class MemberPublicRepository {
       .findOne({ userId, "publicProfile.showPhoto": true, ...PUBLIC }, { _id: 1 })
       .lean<Pick<MemberRecord, "_id">>()
       .exec();
+  }
+
+  /** Whether the account's APPROVED, active record shows this file as its banner. */
+  async showsBanner(userId: string, fileId: string): Promise<boolean> {
+    const found = await this.members
+      .exists({ userId, profileBannerFileId: fileId, ...PUBLIC })
+      .exec();
+    return found !== null;
+  }
+
+  /** Whether any of these records is public (APPROVED, active), and listed when asked. */
+  async anyPublic(ids: readonly string[], listed: boolean): Promise<boolean> {
+    if (ids.length === 0) return false;
+    const filter = { _id: oneOf([...ids]), ...PUBLIC };
+    const found = await this.members
+      .exists(listed ? { ...filter, "publicProfile.listed": true } : filter)
+      .exec();
+    return found !== null;
   }
 
   /** Sets the choice on the caller's latest record that is not archived; null if none. */

@@ -1,7 +1,7 @@
 import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from "type-graphql";
 import { Authorized } from "../../graphql/access";
 import type { RequestContext } from "../../graphql/context";
-import { ok } from "../../graphql/envelopes";
+import { ok, paged } from "../../graphql/envelopes";
 import { Rest } from "../../graphql/rest-route";
 import { CurrentCaller, type Caller } from "../auth/caller";
 import { Audit, NotAudited, byArg } from "../audit/audited-operations";
@@ -42,7 +42,7 @@ export class MemberPublicResolver {
   })
   async serviceChaplains(@Args() args: PageWindowArgs, @Ctx() ctx: RequestContext) {
     const page = await ctx.services.memberPublic.serviceChaplains(args.page, args.limit);
-    return { code: "OK", message: "Service chaplains", ...page };
+    return paged(page, "Service chaplains");
   }
 
   @Rest("GET", "/members/public/:id", {
@@ -56,13 +56,18 @@ export class MemberPublicResolver {
         "office_holders",
         "member_requirements",
         "files",
+        "users",
+        "member_certificates",
+        "member_public_records",
+        "member_follows",
+        "membership_terms",
       ],
     },
   })
   @NotAudited("a public credential check: only what the member chose to show")
   @Query(() => PublicMemberPayload, {
     description:
-      "Public page of an approved member, by record id or uniqueId; every other key answers the same 404. No token needed.",
+      "Public page of an approved member, by record id or uniqueId, as the organisation's site renders it; every other key answers the same 404. No token needed.",
   })
   async publicMember(
     // Any text, not a UUID: a uniqueId is accepted, and a malformed key gets the same 404.

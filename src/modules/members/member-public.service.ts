@@ -1,49 +1,48 @@
 import type { Headquarters } from "../../config";
 import { NotFoundError } from "../../errors/app-errors";
-import { Pagination, type Page } from "../../graphql/envelopes";
+import { pageOf, type PageResult } from "../page-result";
 import type { Logger } from "../../logger";
 import type { Caller } from "../auth/caller";
-import type { PublicFileRule } from "../files/file-refs";
+import type { FilePurpose, PublicFileRule } from "../files/file-refs";
 import { directoryOf } from "./member-directory";
 import type { DirectoryLocations } from "./member-directory.type";
-import type { PublicRecord, MemberPublicRepository } from "./member-public.repository";
+import { PublicPageParts, type PublicPageSources } from "./member-public-page";
+import {
+  publicKeyOf,
+  type MemberPublicRepository,
+  type PublicRecord,
+} from "./member-public.repository";
 import type { MemberTypeAssignment, PublicMember, PublicMemberProfile } from "./member-public.type";
 import type { PublicProfileChoiceView } from "./public-profile-choice.type";
-import type { CurrentOffices } from "./member-read.service";
-import { MemberStatus, type MemberType } from "./member.enums";
-import { fullNameOf, type PublicProfileChoice } from "./member.model";
+import type { MemberType } from "./member.enums";
+import { choiceOf, fullNameOf, type PublicProfileChoice } from "./member.model";
 import type { MemberReferences } from "./member.presenter";
 import { canonicalRegion, officialRegion } from "./regions";
 
 /** The one answer of the public page for every key that is not an approved, active member. */
 const NOT_PUBLIC = "No approved member has this id";
-/** Longer than any id or uniqueId the service issues: answered without asking the database. */
-const KEY_MAX = 64;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Files that may be a banner: any image of the member's. */
+const BANNER_PURPOSES: readonly FilePurpose[] = ["AVATAR", "PUBLIC_RECORD", "CERTIFICATE"];
 
-export interface MemberPublicOptions {
+export interface MemberPublicOptions extends PublicPageSources {
   headquarters: Headquarters;
-  currentOffices: CurrentOffices;
-  /**
-   * The public URL of the member's approved 2x2 photo, or null (the onboarding module keeps the
-   * photo, the files module renders its URL).
-   */
-  photoUrlOf: (memberId: string) => Promise<string | null>;
-  /** The file id of the member's approved 2x2 photo, or null. */
-  photoIdOf: (memberId: string) => Promise<string | null>;
   log: Logger;
 }
 
 /**
- * The organisation's public pages over member records (contract §12): the directory, the
- * service chaplains, the profile each member chose to show, and the choices behind them.
+ * The organisation's public pages over member records: the directory, the
+ * service chaplains, the page each member chose to show, and the choices behind them.
  */
 export class MemberPublicPages {
+  private readonly parts: PublicPageParts;
+
   constructor(
     private readonly members: MemberPublicRepository,
     private readonly references: Pick<MemberReferences, "branchTitles">,
     private readonly options: MemberPublicOptions,
-  ) {}
+  ) {
+    this.parts = new PublicPageParts(options);
+  }
 
   async directory(): Promise<DirectoryLocations> {
     return directoryOf(await this.members.directoryCounts(), this.options.headquarters);
@@ -54,34 +53,30 @@ export class MemberPublicPages {
    * 404, so the answer tells nothing of records that are not public.
    */
   async publicMember(key: string): Promise<PublicMember> {
-    const trimmed = key.trim();
-    const record =
-      trimmed.length === 0 || trimmed.length > KEY_MAX
-        ? null
-        : await this.members.findPublic(
-            UUID.test(trimmed) ? { id: trimmed.toLowerCase() } : { uniqueId: trimmed },
-          );
+    const lookup = publicKeyOf(key);
+    const record = lookup && (await this.members.findPublic(lookup));
     if (!record) throw new NotFoundError(NOT_PUBLIC);
-    const [profile] = await this.profiles([record]);
-    const approvals = record.statusHistory.filter((entry) => entry.to === MemberStatus.APPROVED);
-    return {
-      ...profile,
-      status: record.status,
-      memberSince: approvals.at(-1)?.at ?? record.updatedAt,
-      offices: await this.options.currentOffices(record._id),
-    };
+    const photos = await this.parts.photosOf([record]);
+    const [profile] = await this.profiles([record], photos);
+    return this.parts.pageOf(record, profile, photos[0]);
+  }
+
+  /** A member anyone may follow: APPROVED, active and listed; null for every other key. */
+  async followable(key: string): Promise<{ memberId: string; userId: string } | null> {
+    const lookup = publicKeyOf(key);
+    const record = lookup && (await this.members.findPublic(lookup));
+    if (!record?.publicProfile?.listed) return null;
+    return { memberId: record._id, userId: record.userId };
   }
 
   /** Certified specialists who chose to be listed, by name. */
-  async serviceChaplains(
-    page: number,
-    limit: number,
-  ): Promise<Omit<Page<PublicMemberProfile>, "code" | "message">> {
+  async serviceChaplains(page: number, limit: number): Promise<PageResult<PublicMemberProfile>> {
     const { records, total } = await this.members.serviceChaplains(page, limit);
-    return {
-      data: await this.profiles(records),
-      pagination: Pagination.of(page, limit, total),
-    };
+    return pageOf(
+      { page, limit },
+      await this.profiles(records, await this.parts.photosOf(records)),
+      total,
+    );
   }
 
   /** The caller's choice, on their latest record that is not archived. */
@@ -89,12 +84,7 @@ export class MemberPublicPages {
     caller: Caller,
     choice: Partial<PublicProfileChoice>,
   ): Promise<PublicProfileChoiceView & { memberId: string }> {
-    const complete: PublicProfileChoice = {
-      listed: choice.listed === true,
-      showPhoto: choice.showPhoto === true,
-      showLocation: choice.showLocation === true,
-      showBranches: choice.showBranches === true,
-    };
+    const complete = choiceOf(choice);
     const record = await this.members.setPublicProfile(caller.id, complete);
     if (!record) throw new NotFoundError("You have no membership record to show");
     return { ...complete, memberId: record._id };
@@ -115,14 +105,28 @@ export class MemberPublicPages {
   }
 
   /**
-   * The files module's PublicFileRule: a listed member's avatar, and the approved 2x2 of a
-   * member who chose to show the photo, may be served at /files/public/{id}.
+   * The files module's PublicFileRule: a file is served at /files/public/{id} exactly while a
+   * public page shows it: the banner of an approved member; a listed member's current avatar and
+   * certificates; the pictures of PUBLISHED records; the approved 2x2 of a member who chose to
+   * show the photo.
    */
   readonly publicFileRule: PublicFileRule = async (file) => {
-    if (file.purpose === "AVATAR") return this.members.isListed(file.ownerId);
+    if (BANNER_PURPOSES.includes(file.purpose)) {
+      if (await this.members.showsBanner(file.ownerId, file.id)) return true;
+    }
+    const content = this.options.content();
+    // Only the current avatar: a replaced one is private again.
+    if (file.purpose === "AVATAR") {
+      const account = await this.options.accountOf(file.ownerId);
+      return account?.avatar === file.id && this.members.isListed(file.ownerId);
+    }
+    if (file.purpose === "CERTIFICATE")
+      return this.members.anyPublic(await content.certificateMembersOf(file.id), true);
+    if (file.purpose === "PUBLIC_RECORD")
+      return this.members.anyPublic(await content.publishedRecordMembersOf(file.id), false);
     const record = await this.members.showingPhoto(file.ownerId);
     if (!record) return false;
-    return (await this.options.photoIdOf(record._id)) === file.id;
+    return (await this.options.approvedPhotoOf(record._id))?.fileId === file.id;
   };
 
   /**
@@ -146,21 +150,21 @@ export class MemberPublicPages {
     return changed;
   }
 
-  /** What each record's member chose to show; branch titles looked up once for all. */
-  private async profiles(records: readonly PublicRecord[]): Promise<PublicMemberProfile[]> {
+  /**
+   * What each record's member chose to show; branch titles looked up once for all, photos as
+   * `photosOf` found them.
+   */
+  private async profiles(
+    records: readonly PublicRecord[],
+    photos: readonly ({ fileUrl: string } | null)[],
+  ): Promise<PublicMemberProfile[]> {
     const branchIds = records.flatMap((r) =>
       r.publicProfile?.showBranches ? r.preferredBranchIds : [],
     );
-    const [titles, photos] = await Promise.all([
+    const titles =
       branchIds.length > 0
-        ? this.references.branchTitles([...new Set(branchIds)])
-        : new Map<string, string>(),
-      Promise.all(
-        records.map((r) =>
-          r.publicProfile?.showPhoto ? this.options.photoUrlOf(r._id) : Promise.resolve(null),
-        ),
-      ),
-    ]);
+        ? await this.references.branchTitles([...new Set(branchIds)])
+        : new Map<string, string>();
     return records.map((record, index) => {
       const choice = record.publicProfile;
       const location = choice?.showLocation === true;
@@ -170,7 +174,7 @@ export class MemberPublicPages {
         fullName: fullNameOf(record),
         memberType: record.memberType ?? null,
         badgeNumber: record.badgeNumber ?? null,
-        photoUrl: photos[index],
+        photoUrl: photos[index]?.fileUrl ?? null,
         region: location ? canonicalRegion(record.region) : null,
         province: location ? record.province : null,
         municipalityCity: location ? record.municipalityCity : null,

@@ -1,7 +1,7 @@
 import DataLoader from "dataloader";
 import type { FieldCipher } from "../../db/field-cipher";
 import type { Caller } from "../auth/caller";
-import { Pagination, type Page } from "../../graphql/envelopes";
+import { pageOf, type PageResult } from "../page-result";
 import type { PageArgs } from "../../graphql/paging";
 import type { OfficeLevel } from "../offices/office-level";
 import type { MemberProfile } from "./member-profile.type";
@@ -15,8 +15,23 @@ import type { Member } from "./member.type";
 /** The filters of GET /members that the export honours too. */
 export type MemberFilters = Pick<MemberListArgs, "status" | "includeArchived" | "search">;
 
-/** The offices a member holds now, from the offices module. */
-export type CurrentOffices = (memberId: string) => Promise<{ title: string; level: OfficeLevel }[]>;
+/** The offices a member holds now (their running appointments), from the offices module. */
+export type CurrentOffices = (memberId: string) => Promise<
+  {
+    /** The appointment's id. */
+    id: string;
+    officeId: string;
+    title: string;
+    level: OfficeLevel;
+    startDate: Date;
+    /** Where the office is held, as the appointment says (each may be null). */
+    department: string | null;
+    region: string | null;
+    province: string | null;
+    cityMunicipality: string | null;
+    barangay: string | null;
+  }[]
+>;
 
 /** Reading member records: the admin lists, the applicant's own, the public check, exports. */
 export class MemberReads {
@@ -40,12 +55,12 @@ export class MemberReads {
   }
 
   /** GET /members and /members/pending: the administrator's view, duplicates flagged. */
-  list(args: MemberListArgs): Promise<Omit<Page<Member>, "code" | "message">> {
+  list(args: MemberListArgs): Promise<PageResult<Member>> {
     return this.page(queryOf(args), args, "admin");
   }
 
   /** GET /members/me: the caller's own records. */
-  listOwn(caller: Caller, args: PageArgs): Promise<Omit<Page<Member>, "code" | "message">> {
+  listOwn(caller: Caller, args: PageArgs): Promise<PageResult<Member>> {
     return this.page({ userId: caller.id, includeArchived: true }, args, "applicant");
   }
 
@@ -87,12 +102,9 @@ export class MemberReads {
     query: MemberQuery,
     args: Pick<PageArgs, "page" | "limit">,
     audience: Audience,
-  ): Promise<Omit<Page<Member>, "code" | "message">> {
+  ): Promise<PageResult<Member>> {
     const { records, total } = await this.members.page(query, args.page, args.limit);
-    return {
-      data: await this.presenter.present(records, audience),
-      pagination: Pagination.of(args.page, args.limit, total),
-    };
+    return pageOf(args, await this.presenter.present(records, audience), total);
   }
 }
 

@@ -1,10 +1,11 @@
-import { isDuplicateKeyError } from "../../db/errors";
+import { DUPLICATE } from "../../db/errors";
 import { ConflictError, NotFoundError } from "../../errors/app-errors";
 import type { Caller } from "../auth/caller";
 import type { Logger } from "../../logger";
 import type { Mailer } from "../../mail/mailer";
+import { applicationWords } from "../../mail/status-words";
 import { applicationDecisionMail } from "../../mail/templates";
-import { fullNameOf, openKeyOf, type MemberRecord } from "./member.model";
+import { fullNameOf, type MemberRecord } from "./member.model";
 import { MemberStatus } from "./member.enums";
 import type { UpdateMemberStatusArgs } from "./member.input";
 import type { MemberPresenter, MemberReferences } from "./member.presenter";
@@ -12,6 +13,9 @@ import type { MemberIdentityRepository } from "./member-identity.repository";
 import type { MemberRepository } from "./member.repository";
 import { OnboardingStep } from "../onboarding/onboarding-steps";
 import type { Member } from "./member.type";
+import { publicProfileUrl } from "./public-url";
+import type { ChangeFeed } from "../webhooks/change-feed";
+import { manilaMonth } from "../reports/report-ports";
 
 const HOLDS_OFFICE = "The member holds an office; end the appointment first";
 const OTHER_OPEN = "The applicant already has another pending or approved application";
@@ -38,6 +42,10 @@ export class MemberReviews {
     /** Lets terms past their end date stop counting (the offices module's side). */
     private readonly releaseLapsedTerms: (memberId: string) => Promise<void>,
     private readonly identities: MemberIdentityRepository,
+    /** Tells the organisation's site of a change its public pages show (webhooks). */
+    private readonly changes: () => ChangeFeed,
+    /** The time onboarding steps are timed by. */
+    private readonly now: () => Date,
   ) {}
 
   /**
@@ -48,7 +56,7 @@ export class MemberReviews {
     const current = await this.findHoldingCurrentOffices(args.id);
     if (current.archivedAt) throw new ConflictError("An archived record cannot change status");
     if (current.status === args.status) {
-      throw new ConflictError(`The record is already ${args.status}`);
+      throw new ConflictError(`The application already ${applicationWords(args.status)}`);
     }
     if (current.status === MemberStatus.APPROVED && current.activeOffices > 0) {
       throw new ConflictError(HOLDS_OFFICE);
@@ -56,24 +64,26 @@ export class MemberReviews {
     const reason = args.reason?.trim() || null;
     const entry = { from: current.status, to: args.status, by: caller.id, at: new Date(), reason };
     const approved = args.status === MemberStatus.APPROVED;
-    let updated = await this.conflictOnDuplicate(
-      this.members.changeStatus(current, {
-        $set: {
-          status: args.status,
-          openKey: openKeyOf({ ...current, status: args.status }),
-          // Onboarding starts at approval (contract §11); a record approved again resumes.
-          ...(approved
-            ? { onboardingStep: current.onboardingStep ?? OnboardingStep.REQUIREMENTS }
-            : {}),
-        },
-        $push: { statusHistory: entry },
-      }),
-    );
+    let updated = await this.members.changeStatus(current, {
+      entry,
+      // Onboarding starts at approval; a record approved again resumes, its times kept.
+      ...(approved
+        ? {
+            onboardingStep: current.onboardingStep ?? OnboardingStep.REQUIREMENTS,
+            approvedMonth: manilaMonth(entry.at),
+            ...(current.onboardingStep ? {} : { onboardingStartedAt: this.now() }),
+          }
+        : {}),
+    });
+    if (updated === DUPLICATE) throw new ConflictError(OTHER_OPEN);
     if (!updated) throw await this.whyRefused(args.id);
     // The first approval gives the record its uniqueId; it keeps it whatever happens after.
     if (approved && !updated.uniqueId) {
       updated = (await this.identities.assign(updated._id, entry.at)) ?? updated;
     }
+    if (approved) await this.changes().record("member.approved", publicFieldsOf(updated));
+    else if (current.status === MemberStatus.APPROVED)
+      await this.changes().record("member.profile_changed", publicFieldsOf(updated));
     if (args.status !== MemberStatus.PENDING) this.mailDecision(updated, reason);
     return this.presenter.presentOne(updated, "admin");
   }
@@ -82,23 +92,25 @@ export class MemberReviews {
     const current = await this.findHoldingCurrentOffices(id);
     if (current.archivedAt) throw new ConflictError("The record is already archived");
     if (current.activeOffices > 0) throw new ConflictError(HOLDS_OFFICE);
-    const archivedAt = new Date();
-    const updated = await this.members.archive(id, {
-      $set: { archivedAt, openKey: openKeyOf({ ...current, archivedAt }) },
-    });
+    const updated = await this.members.archive(current, new Date());
     if (!updated) throw await this.whyRefused(id);
+    if (updated.uniqueId)
+      await this.changes().record("member.archived", {
+        id: updated._id,
+        uniqueId: updated.uniqueId,
+      });
     return this.presenter.presentOne(updated, "admin");
   }
 
   async retrieve(id: string): Promise<Member> {
     const current = await findMember(this.members, id);
     if (!current.archivedAt) throw new ConflictError("The record is not archived");
-    const updated = await this.conflictOnDuplicate(
-      this.members.retrieve(id, {
-        $set: { archivedAt: null, openKey: openKeyOf({ ...current, archivedAt: null }) },
-      }),
-    );
+    const updated = await this.members.retrieve(current);
+    // A change that would open a second application of the same applicant is a 409.
+    if (updated === DUPLICATE) throw new ConflictError(OTHER_OPEN);
     if (!updated) throw await this.whyRefused(id);
+    if (updated.status === MemberStatus.APPROVED)
+      await this.changes().record("member.profile_changed", publicFieldsOf(updated));
     return this.presenter.presentOne(updated, "admin");
   }
 
@@ -140,16 +152,6 @@ export class MemberReviews {
     );
   }
 
-  /** A change that would open a second application of the same applicant is a 409. */
-  private async conflictOnDuplicate<T>(write: Promise<T>): Promise<T> {
-    try {
-      return await write;
-    } catch (error) {
-      if (isDuplicateKeyError(error)) throw new ConflictError(OTHER_OPEN);
-      throw error;
-    }
-  }
-
   /** The decision mail goes out in the background; a failure is logged, the decision stands. */
   private mailDecision(record: MemberRecord, reason: string | null): void {
     this.references
@@ -159,13 +161,20 @@ export class MemberReviews {
         this.mailer.send(
           applicationDecisionMail({
             to: user.email,
-            name: user.name,
+            // Mails about the membership name the member as the record does.
+            name: fullNameOf(record),
             decision: record.status as MemberStatus.APPROVED | MemberStatus.REJECTED,
             reason,
             appUrl: this.appUrl,
+            publicUrl: record.uniqueId ? publicProfileUrl(this.appUrl, record.uniqueId) : null,
           }),
         );
       })
       .catch((error: unknown) => this.log.error({ err: error }, "decision mail not sent"));
   }
+}
+
+/** What a member change tells the site: what the public credential check shows, no contact. */
+function publicFieldsOf(record: MemberRecord) {
+  return { id: record._id, uniqueId: record.uniqueId ?? null, fullName: fullNameOf(record) };
 }

@@ -24,7 +24,7 @@ export enum SignatureType {
   DRAWN = "DRAWN",
 }
 
-/** What kind of chaplain a member is (contract §11 oath, §12 service chaplains). */
+/** What kind of chaplain a member is (set at the oath; the service chaplains' list reads it). */
 export enum MemberType {
   ASSOCIATE_CHAPLAIN = "ASSOCIATE_CHAPLAIN",
   PROFESSIONAL_CHAPLAIN = "PROFESSIONAL_CHAPLAIN",

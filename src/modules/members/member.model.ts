@@ -6,9 +6,10 @@ import type { FieldCipher } from "../../db/field-cipher";
 import { searchableText } from "../../db/search-text";
 import { uuidv7 } from "../../db/uuid";
 import { OnboardingStep } from "../onboarding/onboarding-steps";
+import type { StepTaken } from "../onboarding/step-times";
 import { CivilStatus, Gender, MemberStatus, MemberType, SignatureType } from "./member.enums";
 
-/** The text fields an application must have (contract §6). */
+/** The text fields an application must have: POST /members/apply refuses one without them. */
 export const REQUIRED_TEXT_FIELDS = [
   "firstName",
   "lastName",
@@ -86,12 +87,36 @@ export interface PrivacyConsentRecord {
   consentedAt: Date;
 }
 
-/** What the member chose to show on the public page (contract §12); all off by default. */
+/**
+ * What the member chose to show on the public page (docs/privacy.md, "The public pages"); all off
+ * by default.
+ */
 export interface PublicProfileChoice {
   listed: boolean;
   showPhoto: boolean;
   showLocation: boolean;
   showBranches: boolean;
+  showChurch: boolean;
+  showEducation: boolean;
+}
+
+/** The choices, in the order the contract names them. */
+export const PUBLIC_PROFILE_CHOICES = [
+  "listed",
+  "showPhoto",
+  "showLocation",
+  "showBranches",
+  "showChurch",
+  "showEducation",
+] as const satisfies readonly (keyof PublicProfileChoice)[];
+
+/** A choice made whole: what it leaves out (or a record from before a choice existed) is off. */
+export function choiceOf(
+  choice: Partial<PublicProfileChoice> | null | undefined,
+): PublicProfileChoice {
+  const whole = {} as PublicProfileChoice;
+  for (const name of PUBLIC_PROFILE_CHOICES) whole[name] = choice?.[name] === true;
+  return whole;
 }
 
 export interface MemberRecord extends RequiredText, OptionalText {
@@ -143,12 +168,25 @@ export interface MemberRecord extends RequiredText, OptionalText {
   memberType: MemberType | null;
   badgeNumber: string | null;
   publicProfile: PublicProfileChoice;
+  /** The public page's banner: an image file of the member's (public while the page is). */
+  profileBannerFileId?: string | null;
+  /** Where the banner image sits vertically, 0 (top) to 100 (bottom); null: not chosen. */
+  profileBannerPositionY?: number | null;
   /**
-   * The onboarding step the member is on (contract §11), set to the first one at approval and
-   * moved by the member; null before approval. Here, not with the onboarding's own records, so
+   * The onboarding step the member is on (onboarding-steps.ts), set to the first one at approval
+   * and moved by the member; null before approval. Here, not with the onboarding's own records, so
    * the administrators' list by step is one indexed query over APPROVED records.
    */
   onboardingStep?: OnboardingStep | null;
+  /**
+   * When onboarding began (the approval that set the first step) and each step first moved
+   * past with the whole days spent at it (onboarding/step-times.ts): the funnel's medians.
+   * Absent on records approved before they were kept.
+   */
+  onboardingStartedAt?: Date | null;
+  onboardingTimes?: StepTaken[];
+  /** `YYYY-MM` (Manila) of the latest approval: the reports count by it. */
+  approvedMonth?: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -204,6 +242,14 @@ const memberSchema = new Schema<MemberRecord>(
     memberType: { type: String, enum: Object.values(MemberType), default: null },
     badgeNumber: { type: String, default: null },
     onboardingStep: { type: String, enum: [...Object.values(OnboardingStep), null], default: null },
+    approvedMonth: { type: String, default: null },
+    onboardingStartedAt: { type: Date, default: null },
+    onboardingTimes: {
+      type: [{ _id: false, step: String, days: Number, at: Date }],
+      default: undefined,
+    },
+    profileBannerFileId: { type: String, default: null },
+    profileBannerPositionY: { type: Number, default: null },
     publicProfile: {
       type: new Schema(
         {
@@ -211,6 +257,8 @@ const memberSchema = new Schema<MemberRecord>(
           showPhoto: { type: Boolean, default: false },
           showLocation: { type: Boolean, default: false },
           showBranches: { type: Boolean, default: false },
+          showChurch: { type: Boolean, default: false },
+          showEducation: { type: Boolean, default: false },
         },
         { _id: false },
       ),
@@ -228,6 +276,11 @@ memberSchema.index({ ...NEWEST_FIRST, searchText: 1 });
 memberSchema.index({ status: 1, ...NEWEST_FIRST, searchText: 1 });
 // A search's count has no sort to walk, so it needs searchText in the lead.
 memberSchema.index({ searchText: 1 });
+// The reports: approved members by the month of their approval, by onboarding step, and the
+// steps moved past in a date range (the funnel's days).
+memberSchema.index({ status: 1, approvedMonth: 1 });
+memberSchema.index({ status: 1, archivedAt: 1, onboardingStep: 1 });
+memberSchema.index({ status: 1, archivedAt: 1, "onboardingTimes.at": 1 });
 memberSchema.index({ userId: 1, ...NEWEST_FIRST });
 memberSchema.index({ preferredBranchIds: 1 });
 // Possible duplicates: one index per key, so a page's single $or lookup is served branch by branch.

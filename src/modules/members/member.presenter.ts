@@ -7,6 +7,7 @@ import {
 import { MemberStatus } from "./member.enums";
 import { opened, type MemberRecord } from "./member.model";
 import { Member, type MemberUser } from "./member.type";
+import { publicProfileUrl } from "./public-url";
 
 /** What a record shows of its applicant's account. */
 export interface Applicant extends MemberUser {
@@ -22,9 +23,6 @@ export interface MemberReferences {
 
 /** Who reads: administrators also see possible duplicates; applicants never do. */
 export type Audience = "admin" | "applicant";
-
-/** Where the web client shows a member's public credential page. */
-export const publicUrlOf = (appUrl: string, id: string) => `${appUrl}/members/public/${id}`;
 
 /** Turns stored records into what administrators and applicants read. */
 export class MemberPresenter {
@@ -56,8 +54,8 @@ export class MemberPresenter {
         : { name: "", email: record.searchEmail, role: "MEMBER" as MemberUser["role"] };
       const member = Member.from(record, applicant, titles);
       member.possibleDuplicates = duplicates?.get(record._id) ?? null;
-      if (record.status === MemberStatus.APPROVED && !record.archivedAt) {
-        member.publicUrl = publicUrlOf(this.appUrl, record._id);
+      if (record.status === MemberStatus.APPROVED && !record.archivedAt && record.uniqueId) {
+        member.publicUrl = publicProfileUrl(this.appUrl, record.uniqueId);
       }
       return member;
     });

@@ -1,7 +1,11 @@
-import type { UpdateQuery } from "mongoose";
-import { greaterThan, notEqual, oneOf } from "../../db/operators";
+// Past the usual size on purpose: every query and conditional update on member records sits in
+// one class beside the indexes of member.model.ts that serve them; public pages and maintenance
+// already have repositories of their own.
+import { DUPLICATE, unlessDuplicate, type Duplicate } from "../../db/errors";
+import { greaterThan, noneOf, notEqual, oneOf } from "../../db/operators";
 import { findPage, type FoundPage } from "../../db/page-query";
 import { searchFilter } from "../../db/search-text";
+import type { StepTaken } from "../onboarding/step-times";
 import { MemberStatus } from "./member.enums";
 import {
   CANDIDATE_PROJECTION,
@@ -10,13 +14,15 @@ import {
 } from "./member-duplicates";
 import {
   NAME_PROJECTION,
+  openKeyOf,
   searchTextOf,
   type MemberModel,
   type MemberRecord,
   type NameFields,
+  type StatusChangeRecord,
 } from "./member.model";
 
-/** What the caller's user shows of their latest application (contract §5). */
+/** What the caller's user shows of their latest application. */
 export type ProfileRecord = Pick<
   MemberRecord,
   "_id" | "userId" | "status" | "archivedAt" | "createdAt" | "uniqueId"
@@ -39,6 +45,16 @@ export interface MemberQuery {
 
 const NEWEST_FIRST = { createdAt: -1, _id: -1 } as const;
 
+/** A review decision: its history entry (whose `to` is the new status); an approval sets more. */
+export type StatusChange = Partial<
+  Pick<MemberRecord, "onboardingStep" | "approvedMonth" | "onboardingStartedAt">
+> & {
+  entry: StatusChangeRecord;
+};
+
+/** What the onboarding changes on an APPROVED record: the step, and the oath's member type. */
+export type OnboardingChange = Partial<Pick<MemberRecord, "onboardingStep" | "memberType">>;
+
 /** A member as others may name them (a news post's tags): no contact, no personal details. */
 export type NamedMember = Pick<
   MemberRecord,
@@ -50,9 +66,12 @@ export class MemberRepository {
   constructor(private readonly members: MemberModel) {}
 
   /** Inserts a new application; a second open one of the same applicant fails on openKey. */
-  async insert(record: Omit<MemberRecord, "createdAt" | "updatedAt">): Promise<MemberRecord> {
-    const created = await this.members.create(record);
-    return created.toObject();
+  /** DUPLICATE when the applicant already has an open application (the unique openKey). */
+  async insert(
+    record: Omit<MemberRecord, "createdAt" | "updatedAt">,
+  ): Promise<MemberRecord | Duplicate> {
+    const created = await unlessDuplicate(this.members.create(record));
+    return created === DUPLICATE ? DUPLICATE : created.toObject();
   }
 
   findById(id: string): Promise<MemberRecord | null> {
@@ -128,6 +147,15 @@ export class MemberRepository {
     return this.members.find({ userId }).sort(NEWEST_FIRST).lean<MemberRecord[]>().exec();
   }
 
+  /** An account's records that were ever approved (they have a uniqueId): the site showed them. */
+  async everApprovedIdsOf(userId: string): Promise<string[]> {
+    const records = await this.members
+      .find({ userId }, { _id: 1, uniqueId: 1 })
+      .lean<{ _id: string; uniqueId?: string }[]>()
+      .exec();
+    return records.filter((record) => record.uniqueId).map((record) => record._id);
+  }
+
   async deleteAllOfUser(userId: string): Promise<void> {
     await this.members.deleteMany({ userId }).exec();
   }
@@ -153,47 +181,73 @@ export class MemberRepository {
   }
 
   /**
-   * A review decision, applied only if the record is still in the state it was decided from
-   * (and, when it leaves APPROVED, holds no office). Null when that no longer holds.
+   * A review decision, its entry appended to the history, applied only if the record is still
+   * in the state it was decided from (and, when it leaves APPROVED, holds no office). Null when
+   * that no longer holds; DUPLICATE when it would open a second application of the applicant.
    */
   changeStatus(
-    current: Pick<MemberRecord, "_id" | "status">,
-    update: UpdateQuery<MemberRecord>,
-  ): Promise<MemberRecord | null> {
+    current: Pick<MemberRecord, "_id" | "userId" | "status">,
+    change: StatusChange,
+  ): Promise<MemberRecord | null | Duplicate> {
     const leavesApproved = current.status === MemberStatus.APPROVED;
+    const { entry, ...approval } = change;
+    const status = entry.to;
+    return unlessDuplicate(
+      this.members
+        .findOneAndUpdate(
+          {
+            _id: current._id,
+            status: current.status,
+            archivedAt: null,
+            ...(leavesApproved ? { activeOffices: 0 } : {}),
+          },
+          {
+            $set: {
+              status,
+              ...approval,
+              openKey: openKeyOf({ ...current, status, archivedAt: null }),
+            },
+            $push: { statusHistory: entry },
+          },
+          { returnDocument: "after" },
+        )
+        .lean<MemberRecord>()
+        .exec(),
+    );
+  }
+
+  /** Archives a record that is not archived and holds no office; null otherwise. */
+  archive(
+    current: Pick<MemberRecord, "_id" | "userId" | "status">,
+    archivedAt: Date,
+  ): Promise<MemberRecord | null> {
     return this.members
       .findOneAndUpdate(
-        {
-          _id: current._id,
-          status: current.status,
-          archivedAt: null,
-          ...(leavesApproved ? { activeOffices: 0 } : {}),
-        },
-        update,
+        { _id: current._id, archivedAt: null, activeOffices: 0 },
+        { $set: { archivedAt, openKey: openKeyOf({ ...current, archivedAt }) } },
         { returnDocument: "after" },
       )
       .lean<MemberRecord>()
       .exec();
   }
 
-  /** Archives a record that is not archived and holds no office; null otherwise. */
-  archive(id: string, update: UpdateQuery<MemberRecord>): Promise<MemberRecord | null> {
-    return this.members
-      .findOneAndUpdate({ _id: id, archivedAt: null, activeOffices: 0 }, update, {
-        returnDocument: "after",
-      })
-      .lean<MemberRecord>()
-      .exec();
-  }
-
-  /** Brings back an archived record; null if it is not archived (any more). */
-  retrieve(id: string, update: UpdateQuery<MemberRecord>): Promise<MemberRecord | null> {
-    return this.members
-      .findOneAndUpdate({ _id: id, archivedAt: notEqual(null) }, update, {
-        returnDocument: "after",
-      })
-      .lean<MemberRecord>()
-      .exec();
+  /**
+   * Brings back an archived record; null if it is not archived (any more), DUPLICATE when the
+   * applicant has another open application meanwhile.
+   */
+  retrieve(
+    current: Pick<MemberRecord, "_id" | "userId" | "status">,
+  ): Promise<MemberRecord | null | Duplicate> {
+    return unlessDuplicate(
+      this.members
+        .findOneAndUpdate(
+          { _id: current._id, archivedAt: notEqual(null) },
+          { $set: { archivedAt: null, openKey: openKeyOf({ ...current, archivedAt: null }) } },
+          { returnDocument: "after" },
+        )
+        .lean<MemberRecord>()
+        .exec(),
+    );
   }
 
   /** Counts one more office held, only by an APPROVED record that is not archived. */
@@ -217,15 +271,32 @@ export class MemberRepository {
       .exec();
   }
 
-  /** Moves an APPROVED, not archived record to an onboarding step; null when it is not one. */
-  setOnboarding(
-    id: string,
-    changes: Pick<UpdateQuery<MemberRecord>, "$set">,
+  /**
+   * Moves an APPROVED, active record on from the step it was read at, adding the steps it moved
+   * past for the first time; null when it is no longer at that step, already has one of those
+   * times (a move beside this one), or is no longer APPROVED and active.
+   */
+  moveOnboarding(
+    read: Pick<MemberRecord, "_id" | "onboardingStep">,
+    changes: OnboardingChange,
+    taken: readonly StepTaken[],
   ): Promise<MemberRecord | null> {
+    const steps = taken.map((entry) => entry.step);
     return this.members
-      .findOneAndUpdate({ _id: id, status: MemberStatus.APPROVED, archivedAt: null }, changes, {
-        returnDocument: "after",
-      })
+      .findOneAndUpdate(
+        {
+          _id: read._id,
+          status: MemberStatus.APPROVED,
+          archivedAt: null,
+          onboardingStep: read.onboardingStep ?? null,
+          ...(steps.length > 0 ? { "onboardingTimes.step": noneOf(steps) } : {}),
+        },
+        {
+          $set: changes,
+          ...(taken.length > 0 ? { $push: { onboardingTimes: { $each: [...taken] } } } : {}),
+        },
+        { returnDocument: "after" },
+      )
       .lean<MemberRecord>()
       .exec();
   }

@@ -3,8 +3,9 @@ import { Arg, Args, Ctx, Mutation, Query, Resolver } from "type-graphql";
 import { Authorized } from "../../graphql/access";
 import { Rest } from "../../graphql/rest-route";
 import type { RequestContext } from "../../graphql/context";
-import { created, ok } from "../../graphql/envelopes";
+import { created, ok, paged } from "../../graphql/envelopes";
 import { PageArgs } from "../../graphql/paging";
+import { applicationWords } from "../../mail/status-words";
 import { CurrentCaller, type Caller } from "../auth/caller";
 import {
   Audit,
@@ -60,7 +61,7 @@ export class MemberResolver {
     @Ctx() ctx: RequestContext,
   ) {
     const page = await ctx.services.members.reads.listOwn(caller, args);
-    return { code: "OK", message: "Your applications", ...page };
+    return paged(page, "Your applications");
   }
 
   @Rest("GET", "/members", { tag: "Members" })
@@ -73,7 +74,7 @@ export class MemberResolver {
   @Query(() => MemberPage, { description: "Member records, newest first. Admin only." })
   async members(@Args() args: MemberListArgs, @Ctx() ctx: RequestContext) {
     const page = await ctx.services.members.reads.list(args);
-    return { code: "OK", message: "Member records", ...page };
+    return paged(page, "Member records");
   }
 
   @Rest("GET", "/members/pending", { tag: "Members" })
@@ -86,7 +87,7 @@ export class MemberResolver {
   @Query(() => MemberPage, { description: "Applications waiting for review. Admin only." })
   async pendingMembers(@Args() args: PendingMemberListArgs, @Ctx() ctx: RequestContext) {
     const page = await ctx.services.members.reads.list({ ...args, status: MemberStatus.PENDING });
-    return { code: "OK", message: "Pending applications", ...page };
+    return paged(page, "Pending applications");
   }
 
   @Rest("PATCH", "/members/:id/status", { tag: "Members", errors: [409] })
@@ -99,7 +100,7 @@ export class MemberResolver {
     @Ctx() ctx: RequestContext,
   ) {
     const member = await ctx.services.members.reviews.updateStatus(caller, args);
-    return ok(member, `Status changed to ${args.status}`);
+    return ok(member, `The application ${applicationWords(args.status)}`);
   }
 
   @Rest("PATCH", "/members/:id/archive", { tag: "Members", errors: [409] })

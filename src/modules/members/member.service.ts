@@ -11,6 +11,7 @@ import { MemberPresenter, type MemberReferences } from "./member.presenter";
 import type { MemberRepository } from "./member.repository";
 import type { MemberRecord } from "./member.model";
 import type { Member } from "./member.type";
+import type { ChangeFeed } from "../webhooks/change-feed";
 
 export type { MemberFilters } from "./member-read.service";
 
@@ -26,10 +27,14 @@ export interface MemberServiceOptions {
   identities: MemberIdentityRepository;
   /** The 2x2 photo may be a stored file (files module). */
   files: () => FileRefs;
+  /** Tells the organisation's site of a change its public pages show (webhooks). */
+  changes: () => ChangeFeed;
+  /** The time onboarding steps are timed by. */
+  now: () => Date;
 }
 
 /**
- * The members domain (contract §6), by concern: applying, reviewing, reading; presenting is
+ * The members domain, by concern: applying, reviewing, reading; presenting is
  * member.presenter.ts. The resolvers call the concern they need; what other domains rely on
  * (offices, privacy, accounts, the export) is answered here.
  */
@@ -44,7 +49,7 @@ export class MemberService {
     private readonly members: MemberRepository,
     references: MemberReferences,
     cipher: FieldCipher,
-    options: MemberServiceOptions,
+    private readonly options: MemberServiceOptions,
   ) {
     const presenter = new MemberPresenter(
       references,
@@ -69,8 +74,10 @@ export class MemberService {
       options.appUrl,
       options.releaseLapsedTerms,
       options.identities,
+      options.changes,
+      options.now,
     );
-    this.onboarding = new MemberOnboardingRecords(members, references, presenter);
+    this.onboarding = new MemberOnboardingRecords(members, references, presenter, options.now);
     this.reads = new MemberReads(members, presenter, cipher);
   }
 
@@ -99,8 +106,10 @@ export class MemberService {
   }
 
   /** Erasure: an account's member records go with it. */
-  deleteAllOf(userId: string): Promise<void> {
-    return this.members.deleteAllOfUser(userId);
+  async deleteAllOf(userId: string): Promise<void> {
+    const shown = await this.members.everApprovedIdsOf(userId);
+    await this.members.deleteAllOfUser(userId);
+    for (const id of shown) await this.options.changes().record("member.erased", { id });
   }
 
   /** Search by email follows the account's current address. */

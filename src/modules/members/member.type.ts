@@ -1,10 +1,15 @@
 import { DateTimeScalar } from "../../graphql/date-time";
-import { Field, ID, Int, ObjectType } from "type-graphql";
+import { Field, Float, ID, Int, ObjectType } from "type-graphql";
 import { PublicProfileChoiceView } from "./public-profile-choice.type";
 import { PageType, PayloadType } from "../../graphql/envelopes";
 import { Role } from "../users/role";
 import { CivilStatus, Gender, MemberStatus, MemberType, SignatureType } from "./member.enums";
-import { OPTIONAL_TEXT_FIELDS, REQUIRED_TEXT_FIELDS, type MemberRecord } from "./member.model";
+import {
+  choiceOf,
+  OPTIONAL_TEXT_FIELDS,
+  REQUIRED_TEXT_FIELDS,
+  type MemberRecord,
+} from "./member.model";
 
 @ObjectType("MemberUser", {
   simpleResolvers: true,
@@ -182,7 +187,8 @@ export class Member {
   possibleDuplicates!: PossibleDuplicate[] | null;
   @Field(() => String, {
     nullable: true,
-    description: "The public credential page of an APPROVED, active record (to print as a QR code)",
+    description:
+      "The member's public page on the organisation's site, APP_URL/profile/<uniqueId>, for an APPROVED, active record (the QR code's address)",
   })
   publicUrl!: string | null;
 
@@ -190,6 +196,18 @@ export class Member {
     description: "What the member chose to show on the public page (all off by default)",
   })
   publicProfile!: PublicProfileChoiceView;
+
+  @Field(() => String, {
+    nullable: true,
+    description: "The public page's banner image: a freshly signed link to it; null when none",
+  })
+  profileBannerUrl!: string | null;
+
+  @Field(() => Float, {
+    nullable: true,
+    description: "Where the banner sits vertically, 0 (top) to 100 (bottom)",
+  })
+  profileBannerPositionY!: number | null;
 
   /** The record with what it refers to (account, branch titles) already looked up. */
   static from(
@@ -228,12 +246,9 @@ export class Member {
       possibleDuplicates: null,
       publicUrl: null,
       // Records from before the choice existed show it off, as it is.
-      publicProfile: {
-        listed: record.publicProfile?.listed === true,
-        showPhoto: record.publicProfile?.showPhoto === true,
-        showLocation: record.publicProfile?.showLocation === true,
-        showBranches: record.publicProfile?.showBranches === true,
-      },
+      publicProfile: choiceOf(record.publicProfile),
+      profileBannerUrl: record.profileBannerFileId ?? null,
+      profileBannerPositionY: record.profileBannerPositionY ?? null,
       user,
       preferredBranches: preferredBranchIds
         .filter((id) => branchTitles.has(id))

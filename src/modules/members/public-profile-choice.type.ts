@@ -9,4 +9,6 @@ export class PublicProfileChoiceView {
   @Field() showPhoto!: boolean;
   @Field() showLocation!: boolean;
   @Field() showBranches!: boolean;
+  @Field() showChurch!: boolean;
+  @Field() showEducation!: boolean;
 }

@@ -1,6 +1,7 @@
 /**
- * The Philippines' 17 administrative regions under the names the directory groups by
- * (contract §12), and the common ways applicants write them. Pure: no database, no I/O.
+ * The Philippines' 17 administrative regions under the names the directory groups by (GET
+ * /members/public/directory-locations), and the common ways applicants write them. Pure: no
+ * database, no I/O.
  */
 export const OFFICIAL_REGIONS = [
   "National Capital Region",

@@ -1,6 +1,6 @@
 /**
- * One complete, plausible membership application (the fields contract §6 requires): what
- * tests and the benchmark send to POST /members/apply, and the OpenAPI document shows.
+ * One complete, plausible membership application (REQUIRED_TEXT_FIELDS in member.model.ts and the
+ * rest): what tests and the benchmark send to POST /members/apply, and the OpenAPI document shows.
  */
 export const SAMPLE_APPLICATION = {
   firstName: "Maria",

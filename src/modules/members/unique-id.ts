@@ -1,6 +1,6 @@
 /**
- * The member's organisation-wide id, `POI-<YYYY>-<NNNNN>` (contract §11): YYYY is the year of
- * the first approval in Asia/Manila, NNNNN that year's running number. Pure rules only; the
+ * The member's organisation-wide id, `POI-<YYYY>-<NNNNN>`, printed on the ID card: YYYY is the year
+ * of the first approval in Asia/Manila, NNNNN that year's running number. Pure rules only; the
  * counter and the write are in member-identity.repository.ts.
  */
 

@@ -1,4 +1,5 @@
 import { ValidationError } from "../../errors/app-errors";
+import { fileIdOf } from "../files/file-links";
 import type { FileRefs, FileView } from "../files/file-refs";
 import { MediaKind } from "./news.enums";
 import type { MediaRecord, NewsPostRecord } from "./news.model";
@@ -24,19 +25,20 @@ export class NewsReferences {
 
   /**
    * The media list a write asks for, in its order. A ref naming a file the post already shows
-   * (its id or its URL) is kept as it is, so any administrator may edit another's post; a new
-   * one is claimed as the caller's NEWS_MEDIA upload, and must be a picture or a video.
+   * (its id or any URL this service gave for it) is kept as it is, so any administrator may
+   * edit another's post; a new one is claimed as the caller's NEWS_MEDIA upload, and must be a
+   * picture or a video.
    */
   async media(adminId: string, refs: string[], current: MediaRecord[]): Promise<MediaRecord[]> {
     const { files } = this.deps();
-    const known = await this.knownRefs(current);
+    const shown = new Set(current.map((item) => item.fileId));
     // Each file once, in the order first asked for; its first place names it in an error.
     const firstAt = new Map<string, number>();
     const claimed: string[] = [];
     try {
       for (const [index, ref] of refs.entries()) {
-        let id = known.get(ref.trim());
-        if (id === undefined) {
+        let id = fileIdOf(ref);
+        if (id === null || !shown.has(id)) {
           const owner = {
             ownerId: adminId,
             purposes: ["NEWS_MEDIA"] as const,
@@ -81,15 +83,28 @@ export class NewsReferences {
     if (gone.length > 0) await this.deps().files.release(gone);
   }
 
-  /** Media views and tagged members of these posts, one call each. */
-  async viewsOf(posts: NewsPostRecord[]): Promise<PostViews> {
+  /**
+   * Media views and tagged members of these posts, one call each. Media of a post that is out
+   * (`isOut`) get their public URL; the others, which /files/public/{id} does not serve yet
+   * (an administrator's draft), a signed link.
+   */
+  async viewsOf(
+    posts: NewsPostRecord[],
+    isOut: (post: NewsPostRecord) => boolean,
+  ): Promise<PostViews> {
     const { files, members } = this.deps();
-    const fileIds = posts.flatMap((post) => post.media.map((item) => item.fileId));
+    const idsOf = (out: boolean) =>
+      posts
+        .filter((post) => isOut(post) === out)
+        .flatMap((post) => post.media.map((m) => m.fileId));
     const memberIds = [...new Set(posts.flatMap((post) => post.taggedMemberIds))];
-    const [views, tags] = await Promise.all([
-      fileIds.length > 0 ? files.describe(fileIds, "public") : new Map<string, FileView>(),
+    const [views, out, tags] = await Promise.all([
+      describeSome(files, idsOf(false), "private"),
+      describeSome(files, idsOf(true), "public"),
       memberIds.length > 0 ? members.tagsOf(memberIds) : new Map<string, TaggedMember>(),
     ]);
+    // A file a post that is out shows is public wherever it appears.
+    for (const [id, view] of out) views.set(id, view);
     return {
       media: (post) =>
         post.media.flatMap((item) => {
@@ -99,18 +114,10 @@ export class NewsReferences {
       tagged: (post) => post.taggedMemberIds.flatMap((id) => tags.get(id) ?? []),
     };
   }
-
-  /** The current media by id and by public URL. */
-  private async knownRefs(current: MediaRecord[]): Promise<Map<string, string>> {
-    if (current.length === 0) return new Map();
-    const ids = current.map((item) => item.fileId);
-    const views = await this.deps().files.describe(ids, "public");
-    return new Map([
-      ...ids.map((id) => [id, id] as const),
-      ...[...views.values()].map((view) => [view.fileUrl, view.id] as const),
-    ]);
-  }
 }
+
+const describeSome = (files: FileRefs, ids: string[], visibility: "public" | "private") =>
+  ids.length > 0 ? files.describe(ids, visibility) : Promise.resolve(new Map<string, FileView>());
 
 export interface PostViews {
   media(post: NewsPostRecord): NewsMedia[];

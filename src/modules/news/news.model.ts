@@ -64,6 +64,8 @@ newsPostSchema.index({ createdAt: -1, _id: -1 });
  */
 newsPostSchema.index({ status: 1, publishedAt: -1, _id: -1 });
 newsPostSchema.index({ searchText: 1 });
+// Whether a post that is out shows a file (/files/public/{id}).
+newsPostSchema.index({ "media.fileId": 1 });
 
 export type NewsPostModel = Model<NewsPostRecord>;
 

@@ -37,6 +37,12 @@ export class NewsRepository {
       .exec();
   }
 
+  /** Whether a post the public sees at `now` shows this file (its media are public while one does). */
+  async showsPublicly(fileId: string, now: Date): Promise<boolean> {
+    const found = await this.posts.exists({ "media.fileId": fileId, ...visibleAt(now) }).exec();
+    return found !== null;
+  }
+
   async insert(record: Omit<NewsPostRecord, "createdAt" | "updatedAt">): Promise<NewsPostRecord> {
     return (await this.posts.create(record)).toObject();
   }

@@ -2,7 +2,7 @@ import { UUIDResolver } from "graphql-scalars";
 import { Arg, Args, Ctx, Mutation, Query, Resolver } from "type-graphql";
 import { Authorized } from "../../graphql/access";
 import type { RequestContext } from "../../graphql/context";
-import { Acknowledgement, acknowledged, created, ok } from "../../graphql/envelopes";
+import { Acknowledgement, acknowledged, created, ok, paged } from "../../graphql/envelopes";
 import { PageArgs } from "../../graphql/paging";
 import { Rest } from "../../graphql/rest-route";
 import { Audit, NotAudited, byArg, createdId } from "../audit/audited-operations";
@@ -30,7 +30,7 @@ export class NewsResolver {
     description: "Published posts that are out, newest publishedAt first. No token needed.",
   })
   async publicNews(@Args() args: PageArgs, @Ctx() ctx: RequestContext) {
-    return { code: "OK", message: "News", ...(await ctx.services.news.listPublic(args)) };
+    return paged(await ctx.services.news.listPublic(args), "News");
   }
 
   @Rest("GET", "/news-blogs/public/:id", {
@@ -50,7 +50,7 @@ export class NewsResolver {
   @Authorized(Role.ADMIN)
   @Query(() => NewsPostPage, { description: "Every post, drafts too, newest first. Admin only." })
   async newsPosts(@Args() args: PageArgs, @Ctx() ctx: RequestContext) {
-    return { code: "OK", message: "News", ...(await ctx.services.news.list(args)) };
+    return paged(await ctx.services.news.list(args), "News");
   }
 
   @Rest("POST", "/news-blogs/create", { tag: "News", status: 201, example: EXAMPLE })

@@ -1,5 +1,5 @@
 import { NotFoundError, ValidationError } from "../../errors/app-errors";
-import { Pagination, type Page } from "../../graphql/envelopes";
+import { pageOf, type PageResult } from "../page-result";
 import type { PageArgs } from "../../graphql/paging";
 import { searchableText } from "../../db/search-text";
 import { uuidv7 } from "../../db/uuid";
@@ -10,8 +10,8 @@ import type { NewsPostRecord } from "./news.model";
 import type { NewsReferences, PostViews } from "./news-references";
 import type { NewsChanges, NewsRepository } from "./news.repository";
 import type { NewsPost } from "./news.type";
+import { NO_CHANGE_FEED, type ChangeFeed } from "../webhooks/change-feed";
 
-type PageOf<T> = Omit<Page<T>, "code" | "message">;
 type Clock = () => Date;
 
 /** News posts: administrators write, schedule and publish; the public reads what is out. */
@@ -20,15 +20,17 @@ export class NewsService {
     private readonly posts: NewsRepository,
     private readonly references: NewsReferences,
     private readonly now: Clock = () => new Date(),
+    /** Tells the organisation's site of a change to what it shows (webhooks). */
+    private readonly changes: () => ChangeFeed = () => NO_CHANGE_FEED,
   ) {}
 
   /** Every post, drafts and scheduled ones too, newest first (administrators). */
-  async list(args: PageArgs): Promise<PageOf<NewsPost>> {
+  async list(args: PageArgs): Promise<PageResult<NewsPost>> {
     return this.page(args, await this.posts.page(args));
   }
 
   /** PUBLISHED posts whose publishedAt has come, newest publishedAt first. */
-  async listPublic(args: PageArgs): Promise<PageOf<NewsPost>> {
+  async listPublic(args: PageArgs): Promise<PageResult<NewsPost>> {
     return this.page(args, await this.posts.publicPage(args, this.now()));
   }
 
@@ -60,12 +62,15 @@ export class NewsService {
       taggedMemberIds,
       searchText: searchTextOf(title, caption, hashtags),
     };
+    let saved: NewsPostRecord;
     try {
-      return await this.present(await this.posts.insert(record));
+      saved = await this.posts.insert(record);
     } catch (error) {
       await this.references.release(media, []);
       throw error;
     }
+    if (isPublished(saved)) await this.changes().record("news.published", changeOf(saved));
+    return this.present(saved);
   }
 
   async update(adminId: string, args: UpdateNewsArgs): Promise<NewsPost> {
@@ -93,12 +98,24 @@ export class NewsService {
     }
     const updated = await this.found(this.posts.update(args.id, changes), args.id);
     if (changes.media) await this.references.release(current.media, changes.media);
+    if (isPublished(updated))
+      await this.changes().record(
+        isPublished(current) ? "news.changed" : "news.published",
+        changeOf(updated),
+      );
+    else if (isPublished(current)) await this.changes().record("news.changed", changeOf(updated));
     return this.present(updated);
+  }
+
+  /** Whether a post that is out shows this file: its media are public only while one does. */
+  showsPublicly(fileId: string): Promise<boolean> {
+    return this.posts.showsPublicly(fileId, this.now());
   }
 
   async delete(id: string): Promise<void> {
     const deleted = await this.found(this.posts.delete(id), id);
     await this.references.release(deleted.media, []);
+    if (isPublished(deleted)) await this.changes().record("news.deleted", { id: deleted._id });
   }
 
   /**
@@ -121,19 +138,26 @@ export class NewsService {
     );
   }
 
+  /** What the public sees now: PUBLISHED, its publishedAt come. */
+  private readonly isOut = (post: NewsPostRecord): boolean =>
+    post.status === NewsStatus.PUBLISHED &&
+    post.publishedAt !== null &&
+    post.publishedAt <= this.now();
+
   private async page(
     args: PageArgs,
     found: { records: NewsPostRecord[]; total: number },
-  ): Promise<PageOf<NewsPost>> {
-    const views = await this.references.viewsOf(found.records);
-    return {
-      data: found.records.map((record) => postOf(record, views)),
-      pagination: Pagination.of(args.page, args.limit, found.total),
-    };
+  ): Promise<PageResult<NewsPost>> {
+    const views = await this.references.viewsOf(found.records, this.isOut);
+    return pageOf(
+      args,
+      found.records.map((record) => postOf(record, views)),
+      found.total,
+    );
   }
 
   private async present(record: NewsPostRecord): Promise<NewsPost> {
-    return postOf(record, await this.references.viewsOf([record]));
+    return postOf(record, await this.references.viewsOf([record], this.isOut));
   }
 
   private async found<T>(pending: Promise<T | null>, id: string): Promise<T> {
@@ -174,4 +198,16 @@ function searchTextOf(title: string, caption: string, hashtags: string[]): strin
     .replace(/&(amp|lt|gt|quot|#39);/g, (_all, name: string) => ENTITIES[name])
     .replace(/\s+/g, " ");
   return searchableText(title, text, hashtags.join(" "));
+}
+
+const isPublished = (post: NewsPostRecord) => post.status === NewsStatus.PUBLISHED;
+
+/** What a news change tells the site: fields of its public page. */
+function changeOf(post: NewsPostRecord) {
+  return {
+    id: post._id,
+    title: post.title,
+    status: post.status,
+    publishedAt: post.publishedAt?.toISOString() ?? null,
+  };
 }

@@ -1,7 +1,10 @@
+import { IsOptional, MaxLength } from "class-validator";
 import { UUIDResolver } from "graphql-scalars";
 import { DateTimeScalar } from "../../graphql/date-time";
 import { ArgsType, Field } from "type-graphql";
 import { PageArgs } from "../../graphql/paging";
+
+const PLACE_MAX = 300;
 
 /** POST /offices/{id}/holders */
 @ArgsType()
@@ -20,6 +23,25 @@ export class AppointOfficeHolderArgs {
     description: "When the term ends (after startDate); none for an open-ended term",
   })
   endDate?: Date | null;
+
+  @PlaceText("The department or unit the office serves, e.g. a hospital or a police office")
+  department?: string | null;
+
+  @PlaceText("The area the office serves, down to the barangay, as far as it applies")
+  region?: string | null;
+
+  @PlaceText() province?: string | null;
+  @PlaceText() cityMunicipality?: string | null;
+  @PlaceText() barangay?: string | null;
+}
+
+/** Where an appointment serves: optional text, blank taken as none. */
+function PlaceText(description?: string): PropertyDecorator {
+  return (target, property) => {
+    Field(() => String, { nullable: true, description })(target, property);
+    IsOptional()(target, property);
+    MaxLength(PLACE_MAX)(target, property);
+  };
 }
 
 /** PATCH /offices/{id}/holders/{holderId}/end */

@@ -11,6 +11,12 @@ export interface OfficeHolderRecord {
   userId: string;
   /** The holder's name as the member record gives it, shown to readers of office titles. */
   name: string;
+  /** Where the office is held (department and area served): any may be null. */
+  department: string | null;
+  region: string | null;
+  province: string | null;
+  cityMunicipality: string | null;
+  barangay: string | null;
   startDate: Date;
   /** The term's planned end; null for an open-ended term. */
   endDate: Date | null;
@@ -39,6 +45,11 @@ const officeHolderSchema = new Schema<OfficeHolderRecord>(
     memberId: { type: String, required: true },
     userId: { type: String, required: true },
     name: { type: String, required: true },
+    department: { type: String, default: null },
+    region: { type: String, default: null },
+    province: { type: String, default: null },
+    cityMunicipality: { type: String, default: null },
+    barangay: { type: String, default: null },
     startDate: { type: Date, required: true },
     endDate: { type: Date, default: null },
     endedAt: { type: Date, default: null },

@@ -1,3 +1,4 @@
+import { DUPLICATE, unlessDuplicate, type Duplicate } from "../../db/errors";
 import { greaterThan, lessThan, oneOf } from "../../db/operators";
 import { findPage, type FoundPage, type PageWindow } from "../../db/page-query";
 import { containsText } from "../../graphql/paging";
@@ -48,9 +49,20 @@ export class OfficeHolderRepository {
     return findPage(this.holders, filter, NEWEST_FIRST, query);
   }
 
-  /** Fails with a duplicate key error when the member already holds the office. */
-  async insert(record: Omit<OfficeHolderRecord, "createdAt" | "updatedAt">) {
-    return (await this.holders.create(record)).toObject<OfficeHolderRecord>();
+  /** A running term: DUPLICATE when the member already holds the office (its slotKey is taken). */
+  async insertRunning(
+    record: Omit<OfficeHolderRecord, "createdAt" | "updatedAt">,
+  ): Promise<OfficeHolderRecord | Duplicate> {
+    const created = await unlessDuplicate(this.holders.create(record));
+    return created === DUPLICATE ? DUPLICATE : created.toObject<OfficeHolderRecord>();
+  }
+
+  /** A term over before it was recorded: its slotKey is its own id, so it meets no other. */
+  async insertEnded(
+    record: Omit<OfficeHolderRecord, "createdAt" | "updatedAt" | "slotKey">,
+  ): Promise<OfficeHolderRecord> {
+    const created = await this.holders.create({ ...record, slotKey: record._id });
+    return created.toObject<OfficeHolderRecord>();
   }
 
   findBySlotKey(slotKey: string): Promise<OfficeHolderRecord | null> {

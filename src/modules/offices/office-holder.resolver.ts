@@ -2,7 +2,7 @@ import { Args, Ctx, Mutation, Query, Resolver } from "type-graphql";
 import { Authorized } from "../../graphql/access";
 import { Rest } from "../../graphql/rest-route";
 import type { RequestContext } from "../../graphql/context";
-import { created, ok } from "../../graphql/envelopes";
+import { created, ok, paged } from "../../graphql/envelopes";
 import { CurrentCaller, type Caller } from "../auth/caller";
 import { Audit, NotAudited, byArg, createdId } from "../audit/audited-operations";
 import { Role } from "../users/role";
@@ -50,7 +50,7 @@ export class OfficeHolderResolver {
   })
   async officeHolders(@Args() args: HolderListArgs, @Ctx() ctx: RequestContext) {
     const page = await ctx.services.officeHolders.listOfOffice(args);
-    return { code: "OK", message: "Office holders", ...page };
+    return paged(page, "Office holders");
   }
 
   @Rest("GET", "/members/:id/offices", { tag: "Office holders" })
@@ -61,6 +61,6 @@ export class OfficeHolderResolver {
   })
   async memberOffices(@Args() args: HolderListArgs, @Ctx() ctx: RequestContext) {
     const page = await ctx.services.officeHolders.listOfMember(args);
-    return { code: "OK", message: "Offices of the member", ...page };
+    return paged(page, "Offices of the member");
   }
 }

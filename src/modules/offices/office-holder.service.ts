@@ -1,8 +1,8 @@
-import { isDuplicateKeyError } from "../../db/errors";
+import { DUPLICATE } from "../../db/errors";
 import { uuidv7 } from "../../db/uuid";
 import { ConflictError, NotFoundError, ValidationError } from "../../errors/app-errors";
 import type { Caller } from "../auth/caller";
-import { Pagination, type Page } from "../../graphql/envelopes";
+import { pageOf, type PageResult } from "../page-result";
 import { isActive, runningKey, type OfficeHolderRecord } from "./office-holder.model";
 import type {
   AppointOfficeHolderArgs,
@@ -10,9 +10,10 @@ import type {
   HolderListArgs,
 } from "./office-holder.input";
 import type { HolderListQuery, OfficeHolderRepository } from "./office-holder.repository";
-import { OfficeHolder } from "./office-holder.type";
+import { OfficeHolder, type PlaceField } from "./office-holder.type";
 import type { OfficeReleases, OfficeSlots } from "./office-slots";
 import type { OfficeRecord } from "./office.model";
+import { NO_CHANGE_FEED, type ChangeFeed } from "../webhooks/change-feed";
 import type { OfficeRepository } from "./office.repository";
 
 /** What the members module tells about a member record that is to hold an office. */
@@ -30,13 +31,25 @@ export interface OfficeMembers extends OfficeReleases {
   assertExists(memberId: string): Promise<void>;
 }
 
+/** The place fields as given, trimmed; a blank one is none. */
+function placeGiven(args: AppointOfficeHolderArgs): Pick<OfficeHolderRecord, PlaceField> {
+  const text = (value: string | null | undefined) => value?.trim() || null;
+  return {
+    department: text(args.department),
+    region: text(args.region),
+    province: text(args.province),
+    cityMunicipality: text(args.cityMunicipality),
+    barangay: text(args.barangay),
+  };
+}
+
 type OfficeLabel = Pick<OfficeRecord, "_id" | "name" | "level">;
 /** An appointment's own fields, before it is recorded. */
 type Appointment = Omit<
   OfficeHolderRecord,
   "_id" | "releasedAt" | "slotKey" | "createdAt" | "updatedAt"
 >;
-type HolderPage = Omit<Page<OfficeHolder>, "code" | "message">;
+type HolderPage = PageResult<OfficeHolder>;
 
 /** Appointments of members to office titles, within each title's maxSlots. */
 export class OfficeHolderService {
@@ -44,7 +57,9 @@ export class OfficeHolderService {
     private readonly holders: OfficeHolderRepository,
     private readonly offices: OfficeRepository,
     private readonly slots: OfficeSlots,
-    private readonly members: OfficeMembers,
+    private readonly members: () => OfficeMembers,
+    /** Tells the organisation's site its directory of office holders changed (webhooks). */
+    private readonly changes: () => ChangeFeed = () => NO_CHANGE_FEED,
   ) {}
 
   /**
@@ -60,12 +75,13 @@ export class OfficeHolderService {
     const office = await this.findOffice(args.id);
     const slotKey = runningKey(office._id, args.memberId);
     if (await this.holders.findBySlotKey(slotKey)) throw alreadyHolds();
-    const member = await this.members.reserveForOffice(args.memberId);
+    const member = await this.members().reserveForOffice(args.memberId);
     const fields: Appointment = {
       officeId: office._id,
       memberId: member.id,
       userId: member.userId,
       name: member.name,
+      ...placeGiven(args),
       startDate: args.startDate,
       endDate,
       endedAt: null,
@@ -74,16 +90,17 @@ export class OfficeHolderService {
     };
     if (!isActive({ endedAt: null, endDate })) {
       // A term already over takes no slot; the reservation only checked the member record.
-      await this.members.releaseFromOffice(member.id);
+      await this.members().releaseFromOffice(member.id);
       return this.recordPastTerm(office, fields, endDate!);
     }
     let record: OfficeHolderRecord;
     try {
       record = await this.recordRunningTerm(fields, slotKey);
     } catch (error) {
-      await this.members.releaseFromOffice(member.id);
+      await this.members().releaseFromOffice(member.id);
       throw error;
     }
+    await this.changes().record("directory.changed", { id: office._id, office: office.name });
     return OfficeHolder.from(record, office);
   }
 
@@ -104,6 +121,7 @@ export class OfficeHolderService {
       throw new ConflictError("The appointment has already ended");
     }
     await this.slots.giveBack(ended);
+    await this.changes().record("directory.changed", { id: office._id, office: office.name });
     return OfficeHolder.from(ended, office);
   }
 
@@ -113,7 +131,7 @@ export class OfficeHolderService {
   }
 
   async listOfMember(args: HolderListArgs): Promise<HolderPage> {
-    await this.members.assertExists(args.id);
+    await this.members().assertExists(args.id);
     return this.page({ memberId: args.id }, args);
   }
 
@@ -136,11 +154,18 @@ export class OfficeHolderService {
   ): Promise<OfficeHolderRecord> {
     await this.slots.take(fields.officeId);
     try {
-      return await this.holders.insert({ ...fields, _id: uuidv7(), releasedAt: null, slotKey });
+      const record = await this.holders.insertRunning({
+        ...fields,
+        _id: uuidv7(),
+        releasedAt: null,
+        slotKey,
+      });
+      if (record === DUPLICATE) throw alreadyHolds();
+      return record;
     } catch (error) {
       // The member's reservation is the caller's to undo.
       await this.offices.giveBackSlot(fields.officeId);
-      throw isDuplicateKeyError(error) ? alreadyHolds() : error;
+      throw error;
     }
   }
 
@@ -151,12 +176,7 @@ export class OfficeHolderService {
     endDate: Date,
   ): Promise<OfficeHolder> {
     const id = uuidv7();
-    const record = await this.holders.insert({
-      ...fields,
-      _id: id,
-      releasedAt: endDate,
-      slotKey: id,
-    });
+    const record = await this.holders.insertEnded({ ...fields, _id: id, releasedAt: endDate });
     // Deleting the title takes its appointments; one recorded after that would be orphaned.
     if (!(await this.offices.findById(office._id))) {
       await this.holders.deleteById(id);
@@ -177,10 +197,7 @@ export class OfficeHolderService {
       page: args.page,
       limit: args.limit,
     });
-    return {
-      data: await this.present(records, known),
-      pagination: Pagination.of(args.page, args.limit, total),
-    };
+    return pageOf(args, await this.present(records, known), total);
   }
 
   /** The appointments with their offices' names; ones whose office is gone are left out. */

@@ -58,6 +58,21 @@ export class OfficeHolder {
   @Field({ description: "Counts against maxSlots: not ended and not past its end date" })
   isActive!: boolean;
 
+  @Field(() => String, { nullable: true, description: "The department or unit served" })
+  department!: string | null;
+
+  @Field(() => String, { nullable: true, description: "The area served" })
+  region!: string | null;
+
+  @Field(() => String, { nullable: true })
+  province!: string | null;
+
+  @Field(() => String, { nullable: true })
+  cityMunicipality!: string | null;
+
+  @Field(() => String, { nullable: true })
+  barangay!: string | null;
+
   @Field(() => DateTimeScalar, { description: "When the appointment was made" })
   createdAt!: Date;
 
@@ -74,10 +89,24 @@ export class OfficeHolder {
       endedAt: record.endedAt ?? null,
       // A term counts until it is released, or found past its end date (then released soon).
       isActive: (record.releasedAt ?? null) === null && isActive(record),
+      ...placeOf(record),
       createdAt: record.createdAt,
     });
   }
 }
+
+/** Where an appointment serves; appointments of an earlier version have no place fields. */
+export function placeOf(record: Partial<Pick<OfficeHolderRecord, PlaceField>>) {
+  return {
+    department: record.department ?? null,
+    region: record.region ?? null,
+    province: record.province ?? null,
+    cityMunicipality: record.cityMunicipality ?? null,
+    barangay: record.barangay ?? null,
+  };
+}
+
+export type PlaceField = "department" | "region" | "province" | "cityMunicipality" | "barangay";
 
 export const OfficeHolderPayload = PayloadType(OfficeHolder, "OfficeHolderPayload");
 export const OfficeHolderPage = PageType(OfficeHolder, "OfficeHolderPage");

@@ -19,7 +19,7 @@ export interface OfficeReservations {
 export function officeSlotMigration(
   holders: OfficeHolderRepository,
   offices: OfficeRepository,
-  members: OfficeReservations,
+  members: () => OfficeReservations,
 ): MigrationStep {
   return {
     name: "office slot counts",
@@ -37,10 +37,12 @@ export function officeSlotMigration(
         migrated += 1;
         if (!running) continue;
         await offices.countTakenSlot(holder.officeId);
-        await members.reserveForOffice(holder.memberId).catch((error: unknown) => {
-          // That version kept holders APPROVED; a record it left otherwise is not counted.
-          if (!(error instanceof NotFoundError || error instanceof ConflictError)) throw error;
-        });
+        await members()
+          .reserveForOffice(holder.memberId)
+          .catch((error: unknown) => {
+            // That version kept holders APPROVED; a record it left otherwise is not counted.
+            if (!(error instanceof NotFoundError || error instanceof ConflictError)) throw error;
+          });
       }
       return migrated;
     },

@@ -29,7 +29,7 @@ export class OfficeSlots {
   constructor(
     private readonly offices: OfficeRepository,
     private readonly holders: OfficeHolderRepository,
-    private readonly members: OfficeReleases,
+    private readonly members: () => OfficeReleases,
   ) {}
 
   /**
@@ -59,7 +59,7 @@ export class OfficeSlots {
   /** Gives back the slot and the member's office of a term that stopped counting. */
   async giveBack(holder: Pick<OfficeHolderRecord, "officeId" | "memberId">): Promise<void> {
     await this.offices.giveBackSlot(holder.officeId);
-    await this.members.releaseFromOffice(holder.memberId);
+    await this.members().releaseFromOffice(holder.memberId);
   }
 
   /** Stops counting a term: false when another caller already did (or it no longer counts). */

@@ -75,7 +75,7 @@ function Sections(description?: string): PropertyDecorator {
   };
 }
 
-/** POST /offices/create. `title` is an alias of `name` (contract §7). */
+/** POST /offices/create. `title` is an alias of `name`: the organisation's client sends it. */
 @ArgsType()
 export class CreateOfficeArgs {
   @OfficeName() name?: string | null;

@@ -1,5 +1,6 @@
 import type { Collection } from "mongodb";
 import type { SortOrder } from "mongoose";
+import { DUPLICATE, unlessDuplicate, type Duplicate } from "../../db/errors";
 import { greaterThan, lessThan, oneOf } from "../../db/operators";
 import { findPage, type FoundPage, type PageWindow } from "../../db/page-query";
 import { backfillSearchText, searchFilter } from "../../db/search-text";
@@ -73,20 +74,31 @@ export class OfficeRepository {
   }
 
   /** Fails with a duplicate key error when another title has the same nameKey. */
-  async insert(record: Omit<OfficeRecord, "createdAt" | "updatedAt">): Promise<OfficeRecord> {
-    return (await this.offices.create(record)).toObject();
+  /** DUPLICATE when another title has the same nameKey. */
+  async insert(
+    record: Omit<OfficeRecord, "createdAt" | "updatedAt">,
+  ): Promise<OfficeRecord | Duplicate> {
+    const created = await unlessDuplicate(this.offices.create(record));
+    return created === DUPLICATE ? DUPLICATE : created.toObject();
   }
 
   /**
    * Applies the changes; with `slotsAtMost`, only while no more slots than that are taken
-   * (lowering maxSlots). Null when the title is gone or the condition did not hold.
+   * (lowering maxSlots). Null when the title is gone or the condition did not hold; DUPLICATE
+   * when another title has the new nameKey.
    */
-  update(id: string, changes: OfficeChanges, slotsAtMost?: number): Promise<OfficeRecord | null> {
+  update(
+    id: string,
+    changes: OfficeChanges,
+    slotsAtMost?: number,
+  ): Promise<OfficeRecord | null | Duplicate> {
     const condition = slotsAtMost === undefined ? {} : { activeHolders: lessThan(slotsAtMost + 1) };
-    return this.offices
-      .findOneAndUpdate({ _id: id, ...condition }, { $set: changes }, { returnDocument: "after" })
-      .lean<OfficeRecord>()
-      .exec();
+    return unlessDuplicate(
+      this.offices
+        .findOneAndUpdate({ _id: id, ...condition }, { $set: changes }, { returnDocument: "after" })
+        .lean<OfficeRecord>()
+        .exec(),
+    );
   }
 
   /** Deletes the title only while no slot of it is taken. */

@@ -3,7 +3,7 @@ import { Arg, Args, Ctx, Mutation, Query, Resolver } from "type-graphql";
 import { Authorized } from "../../graphql/access";
 import { Rest } from "../../graphql/rest-route";
 import type { RequestContext } from "../../graphql/context";
-import { Acknowledgement, acknowledged, created, ok } from "../../graphql/envelopes";
+import { Acknowledgement, acknowledged, created, ok, paged } from "../../graphql/envelopes";
 import { Audit, NotAudited, byArg, createdId } from "../audit/audited-operations";
 import { Role } from "../users/role";
 import { CreateOfficeArgs, OfficeListArgs, UpdateOfficeArgs } from "./office.input";
@@ -16,7 +16,7 @@ export class OfficeResolver {
   @Authorized()
   @Query(() => OfficeTitlePage, { description: "Office titles; newest first unless sorted." })
   async offices(@Args() args: OfficeListArgs, @Ctx() ctx: RequestContext) {
-    return { code: "OK", message: "Office titles", ...(await ctx.services.offices.list(args)) };
+    return paged(await ctx.services.offices.list(args), "Office titles");
   }
 
   @Rest("GET", "/offices/:id", { tag: "Office titles" })

@@ -1,8 +1,8 @@
-import { isDuplicateKeyError } from "../../db/errors";
+import { DUPLICATE } from "../../db/errors";
 import { searchableText } from "../../db/search-text";
 import { uuidv7 } from "../../db/uuid";
 import { ConflictError, NotFoundError, ValidationError } from "../../errors/app-errors";
-import { Pagination, type Page } from "../../graphql/envelopes";
+import { pageOf, type PageResult } from "../page-result";
 import { newSections, replaceSections } from "../sections/section.replace";
 import { rankOf } from "./office-level";
 import type { OfficeHolderRepository } from "./office-holder.repository";
@@ -16,6 +16,7 @@ import {
 } from "./office.input";
 import type { OfficeRecord } from "./office.model";
 import type { OfficeChanges, OfficeRepository, OfficeSortField } from "./office.repository";
+import { NO_CHANGE_FEED, type ChangeFeed } from "../webhooks/change-feed";
 import { OfficeTitle } from "./office.type";
 
 const SECTION_RULES = { titleRequired: true };
@@ -29,16 +30,18 @@ const SORT_FIELDS: Record<OfficeSortBy, OfficeSortField> = {
   [OfficeSortBy.level]: "levelRank",
 };
 
-/** Office titles (contract §7). Any signed-in caller reads; the resolver gates writes to admins. */
+/** Office titles. Any signed-in caller reads; the resolver gates writes to admins. */
 export class OfficeService {
   constructor(
     private readonly offices: OfficeRepository,
     private readonly holders: OfficeHolderRepository,
     private readonly slots: OfficeSlots,
+    /** Tells the organisation's site its directory of offices changed (webhooks). */
+    private readonly changes: () => ChangeFeed = () => NO_CHANGE_FEED,
   ) {}
 
   /** The holder counts shown are the running terms, lapsed ones left out without a write. */
-  async list(args: OfficeListArgs): Promise<Omit<Page<OfficeTitle>, "code" | "message">> {
+  async list(args: OfficeListArgs): Promise<PageResult<OfficeTitle>> {
     const { records, total } = await this.offices.page({
       search: args.search,
       sortBy: SORT_FIELDS[args.sortBy],
@@ -46,10 +49,7 @@ export class OfficeService {
       page: args.page,
       limit: args.limit,
     });
-    return {
-      data: await this.present(records),
-      pagination: Pagination.of(args.page, args.limit, total),
-    };
+    return pageOf(args, await this.present(records), total);
   }
 
   async get(id: string): Promise<OfficeTitle> {
@@ -60,24 +60,22 @@ export class OfficeService {
     const name = nameOf(args);
     if (name === undefined) throw ValidationError.field("name", "name (or title) is required");
     const description = args.description?.trim() || null;
-    try {
-      const record = await this.offices.insert({
-        _id: uuidv7(),
-        name,
-        nameKey: name.toLowerCase(),
-        level: args.level,
-        levelRank: rankOf(args.level),
-        description,
-        searchText: searchableText(name, description),
-        maxSlots: args.maxSlots ?? null,
-        activeHolders: 0,
-        slotsChangedAt: null,
-        sections: newSections(args.sections ?? [], SECTION_RULES),
-      });
-      return OfficeTitle.from(record);
-    } catch (error) {
-      throw duplicateName(error, name);
-    }
+    const record = await this.offices.insert({
+      _id: uuidv7(),
+      name,
+      nameKey: name.toLowerCase(),
+      level: args.level,
+      levelRank: rankOf(args.level),
+      description,
+      searchText: searchableText(name, description),
+      maxSlots: args.maxSlots ?? null,
+      activeHolders: 0,
+      slotsChangedAt: null,
+      sections: newSections(args.sections ?? [], SECTION_RULES),
+    });
+    if (record === DUPLICATE) throw duplicateName(name);
+    await this.changes().record("directory.changed", { id: record._id, office: name });
+    return OfficeTitle.from(record);
   }
 
   /**
@@ -90,16 +88,14 @@ export class OfficeService {
     }
     const current = await this.findRecord(args.id);
     const changes = this.changesOf(current, args);
-    try {
-      const updated =
-        typeof changes.maxSlots === "number"
-          ? await this.updateWithin(args.id, changes, changes.maxSlots)
-          : await this.offices.update(args.id, changes);
-      if (!updated) throw notFound();
-      return (await this.present([updated]))[0];
-    } catch (error) {
-      throw duplicateName(error, changes.name ?? current.name);
-    }
+    const updated =
+      typeof changes.maxSlots === "number"
+        ? await this.updateWithin(args.id, changes, changes.maxSlots)
+        : await this.offices.update(args.id, changes);
+    if (updated === DUPLICATE) throw duplicateName(changes.name ?? current.name);
+    if (!updated) throw notFound();
+    await this.changes().record("directory.changed", { id: updated._id, office: updated.name });
+    return (await this.present([updated]))[0];
   }
 
   /** Refused while anyone holds the office; its ended appointments go with it. */
@@ -116,6 +112,7 @@ export class OfficeService {
       }
     }
     await this.holders.deleteAllOfOffice(id);
+    await this.changes().record("directory.changed", { id, office: null });
   }
 
   /** Changes that set maxSlots to `limit`, applied only while no more slots are taken. */
@@ -193,8 +190,6 @@ function notFound(): NotFoundError {
   return new NotFoundError("No office title has this id");
 }
 
-function duplicateName(error: unknown, name: string): unknown {
-  return isDuplicateKeyError(error)
-    ? new ConflictError(`An office title named "${name}" already exists`)
-    : error;
+function duplicateName(name: string): ConflictError {
+  return new ConflictError(`An office title named "${name}" already exists`);
 }

@@ -11,41 +11,80 @@ import { OfficeSlots } from "./office-slots";
 import { createOfficeModel } from "./office.model";
 import { OfficeRepository } from "./office.repository";
 import { OfficeService } from "./office.service";
+import { NO_CHANGE_FEED, type ChangeFeed } from "../webhooks/change-feed";
+
+/** A running appointment as other modules read it (the public page, the ID card). */
+export interface CurrentAppointment {
+  /** The appointment's id. */
+  id: string;
+  officeId: string;
+  title: string;
+  level: OfficeLevel;
+  startDate: Date;
+  /** Where the office is held; each null when the appointment does not say. */
+  department: string | null;
+  region: string | null;
+  province: string | null;
+  cityMunicipality: string | null;
+  barangay: string | null;
+}
 
 /** More offices than any member holds at once: the public check lists them all. */
 const CURRENT_OFFICES_LIMIT = 100;
 
-export interface OfficesModuleOptions extends ModuleBase {
+export interface OfficesModuleDeps {
   /** The member records that hold offices (members module). */
   members: OfficeMembers;
+  /** Where changes the site shows are told (webhooks module). */
+  changes?: ChangeFeed;
+}
+
+export interface OfficesModuleOptions extends ModuleBase {
+  /** Asked on use: the webhooks module is built after this one. */
+  deps: () => OfficesModuleDeps;
 }
 
 /** Office titles and the appointments of members to them, within each title's slots. */
-export function createOfficesModule({ connection, config, log, members }: OfficesModuleOptions) {
+export function createOfficesModule(options: OfficesModuleOptions) {
+  const { connection, config, log, deps } = options;
+  const members = () => deps().members;
+  const changes = () => deps().changes ?? NO_CHANGE_FEED;
   const officeModel = createOfficeModel(connection);
   const holderModel = createOfficeHolderModel(connection);
   const offices = new OfficeRepository(officeModel);
   const holders = new OfficeHolderRepository(holderModel);
   const slots = new OfficeSlots(offices, holders, members);
-  const officeHolders = new OfficeHolderService(holders, offices, slots, members);
+  const officeHolders = new OfficeHolderService(holders, offices, slots, members, changes);
   const sweep = startLapsedSweep(slots, log, config.lapsedSweepSeconds * 1000);
   const appointments: PersonalData<OfficeHolder[]> = {
     exportOf: (userId) => officeHolders.allOfUser(userId),
     erase: ({ id }) => officeHolders.deleteAllOfUser(id),
   };
   return {
-    services: { offices: new OfficeService(offices, holders, slots), officeHolders },
+    services: { offices: new OfficeService(offices, holders, slots, changes), officeHolders },
     appointments,
     /** What the members module asks of offices. */
     forMembers: {
-      async currentOffices(memberId: string): Promise<{ title: string; level: OfficeLevel }[]> {
-        const { data } = await officeHolders.listOfMember({
+      /** The member's running appointments, newest first. */
+      async currentOffices(memberId: string): Promise<CurrentAppointment[]> {
+        const { items } = await officeHolders.listOfMember({
           id: memberId,
           includeEnded: false,
           page: 1,
           limit: CURRENT_OFFICES_LIMIT,
         });
-        return data.map((holder) => ({ title: holder.office.name, level: holder.office.level }));
+        return items.map((holder) => ({
+          id: holder.id,
+          officeId: holder.office.id,
+          title: holder.office.name,
+          level: holder.office.level,
+          startDate: holder.startDate,
+          department: holder.department,
+          region: holder.region,
+          province: holder.province,
+          cityMunicipality: holder.cityMunicipality,
+          barangay: holder.barangay,
+        }));
       },
       releaseLapsedOf: (memberId: string) => slots.releaseLapsed({ memberId }),
     },

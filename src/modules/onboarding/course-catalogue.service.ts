@@ -9,7 +9,7 @@ import type {
 } from "./course.input";
 import { EssayQuestion, Lesson } from "./course.type";
 
-/** The lessons and essay questions administrators keep (contract §11 "Lessons and essays"). */
+/** The lessons and essay questions administrators keep for the training step. */
 export class CourseCatalogueService {
   constructor(private readonly courses: CourseRepository) {}
 

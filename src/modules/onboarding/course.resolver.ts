@@ -29,7 +29,11 @@ export class CourseResolver {
     return ok(await ctx.services.onboarding.catalogue.lessons(args.course), "Lessons");
   }
 
-  @Rest("POST", "/lessons", { tag: "Onboarding", status: 201 })
+  @Rest("POST", "/lessons", {
+    tag: "Onboarding",
+    status: 201,
+    example: { course: "CHAPLAINCY_101", title: "Chaplaincy in Disaster Response", order: 9 },
+  })
   @Audit({
     action: "lesson.create",
     targetType: "lesson",
@@ -44,7 +48,13 @@ export class CourseResolver {
     return created(await ctx.services.onboarding.catalogue.createLesson(args), "Lesson created");
   }
 
-  @Rest("PUT", "/lessons/:course/:id", { tag: "Onboarding" })
+  @Rest("PUT", "/lessons/:course/:id", {
+    tag: "Onboarding",
+    example: {
+      title: "The Chaplaincy",
+      contentUrl: "https://www.youtube.com/watch?v=chaplaincy101",
+    },
+  })
   @Audit({ action: "lesson.update", targetType: "lesson", target: lessonKey })
   @Authorized(Role.ADMIN)
   @Mutation(() => LessonPayload, { description: "Change a lesson. Admin only." })

@@ -1,10 +1,12 @@
-import { isDuplicateKeyError } from "../../db/errors";
 import { ConflictError, NotFoundError } from "../../errors/app-errors";
-import { Pagination, type Page } from "../../graphql/envelopes";
+import { pageOf, type PageResult } from "../page-result";
 import { oathTakenMail } from "../../mail/onboarding-templates";
+import { publicProfileUrl } from "../members/public-url";
 import type { Caller } from "../auth/caller";
-import type { FileRefs, LinkReader } from "../files/file-refs";
+import type { Logger } from "../../logger";
+import type { LinkReader } from "../files/file-refs";
 import type { Member } from "../members/member.type";
+import type { CredentialFacts, MembershipYearFacts } from "./onboarding-facts";
 import type { OnboardingMail } from "./onboarding-mail";
 import type { OnboardingRecords } from "./onboarding-members";
 import { OnboardingStep } from "./onboarding-steps";
@@ -27,14 +29,16 @@ export class OnboardingAdminService {
     private readonly requirements: RequirementService,
     private readonly payments: PaymentService,
     private readonly training: TrainingService,
-    private readonly files: () => FileRefs,
     private readonly mail: OnboardingMail,
+    private readonly atOath: () => {
+      credentials: CredentialFacts;
+      membershipYear: MembershipYearFacts;
+    },
+    private readonly log: Logger,
   ) {}
 
   /** GET /onboarding: APPROVED, active members, newest first, with what each step misses. */
-  async list(
-    args: OnboardingListArgs,
-  ): Promise<Omit<Page<OnboardingListItem>, "code" | "message">> {
+  async list(args: OnboardingListArgs): Promise<PageResult<OnboardingListItem>> {
     const { records, total } = await this.records.members.onboardingPage(
       { step: args.step, search: args.search },
       args.page,
@@ -54,7 +58,7 @@ export class OnboardingAdminService {
         };
       }),
     );
-    return { data, pagination: Pagination.of(args.page, args.limit, total) };
+    return pageOf(args, data, total);
   }
 
   /** `member(id)`: the administrator's view of one record (its onboarding is a field of it). */
@@ -127,25 +131,31 @@ export class OnboardingAdminService {
       recordedBy: caller.id,
       recordedAt,
     };
-    try {
-      await this.stored.recordOath(record, oath);
-    } catch (error) {
-      if (isDuplicateKeyError(error)) throw new ConflictError(OATH_RECORDED);
-      throw error;
-    }
+    if (!(await this.stored.recordOath(record, oath))) throw new ConflictError(OATH_RECORDED);
     const member = await this.records.members.completeOnboarding(
       record.memberId,
       OnboardingStep.OATH_TAKING,
     );
     if (!member) throw new ConflictError("The record is no longer APPROVED");
-    const certificateId = gathered.assets?.certificateFileId ?? null;
-    this.mail.toMember(record, async (recipient) =>
+    const { credentials, membershipYear } = this.atOath();
+    await membershipYear.start(record, oath.takenAt);
+    // The oath stands once recorded: a certificate that fails to render is rendered again by
+    // the member's next PUT /members/current/id-generation, and the mail goes without it.
+    const certificate = await credentials.issueAtOath(record.memberId).catch((error: unknown) => {
+      this.log.error(
+        { err: error, memberId: record.memberId },
+        "certificate not rendered at the oath",
+      );
+      return undefined;
+    });
+    this.mail.toMember(record, (recipient) =>
       oathTakenMail({
         ...recipient,
         uniqueId: record.uniqueId,
+        publicUrl: record.uniqueId ? publicProfileUrl(recipient.appUrl, record.uniqueId) : null,
         takenAt: oath.takenAt,
         place: oath.place,
-        certificate: certificateId ? await this.files().read(certificateId) : undefined,
+        certificate,
       }),
     );
     return member;

@@ -1,4 +1,5 @@
 import { JSONObjectResolver } from "graphql-scalars";
+import type { MemberOnboardingRecords } from "../members/member-onboarding";
 import { Field, ID, Int, ObjectType } from "type-graphql";
 import { DateTimeScalar } from "../../graphql/date-time";
 import type { FileRefs, FileView } from "../files/file-refs";
@@ -6,6 +7,7 @@ import { PaymentMethod, PaymentStatus } from "./payment.model";
 import type { PaymentRepository } from "./payment.repository";
 import { paymentFields } from "./payment.service";
 import type { ProgressRepository } from "./progress.repository";
+import { OnboardingStep } from "./onboarding-steps";
 import { OathRecord } from "./progress.type";
 import { RequirementType, ReviewStatus } from "./requirement.model";
 import type { RequirementRepository } from "./requirement.repository";
@@ -47,6 +49,26 @@ export class CoursesExport {
   @Field(() => DateTimeScalar, { nullable: true }) completedAt!: Date | null;
 }
 
+@ObjectType("StepTimeExport", { simpleResolvers: true })
+export class StepTimeExport {
+  @Field(() => OnboardingStep) step!: OnboardingStep;
+  @Field(() => Int, { description: "Whole days at the step before first moving past it" })
+  days!: number;
+  @Field(() => DateTimeScalar, { description: "When the member first moved past it" })
+  at!: Date;
+}
+
+@ObjectType("StepTimesExport", {
+  simpleResolvers: true,
+  description: "A record's onboarding: the step it is on, when it began, each step's time",
+})
+export class StepTimesExport {
+  @Field(() => ID) memberId!: string;
+  @Field(() => OnboardingStep, { nullable: true }) currentStep!: OnboardingStep | null;
+  @Field(() => DateTimeScalar, { nullable: true }) startedAt!: Date | null;
+  @Field(() => [StepTimeExport]) times!: StepTimeExport[];
+}
+
 @ObjectType("OnboardingExport", {
   simpleResolvers: true,
   description: "Documents, payments, essays and the oath of the account's records",
@@ -55,6 +77,7 @@ export class OnboardingExport {
   @Field(() => [RequirementExport]) requirements!: RequirementExport[];
   @Field(() => [PaymentExport]) payments!: PaymentExport[];
   @Field(() => [CoursesExport]) courses!: CoursesExport[];
+  @Field(() => [StepTimesExport]) steps!: StepTimesExport[];
 }
 
 /** Subject access: everything onboarding keeps of an account. */
@@ -63,14 +86,16 @@ export async function exportOnboarding(
     requirementRepository: RequirementRepository;
     paymentRepository: PaymentRepository;
     progressRepository: ProgressRepository;
+    members: Pick<MemberOnboardingRecords, "stepTimesOf">;
   },
   files: FileRefs,
   userId: string,
 ): Promise<OnboardingExport> {
-  const [requirements, payments, progress] = await Promise.all([
+  const [requirements, payments, progress, steps] = await Promise.all([
     stores.requirementRepository.ofUser(userId),
     stores.paymentRepository.ofUser(userId),
     stores.progressRepository.ofUser(userId),
+    stores.members.stepTimesOf(userId),
   ]);
   const views =
     requirements.length > 0
@@ -108,5 +133,6 @@ export async function exportOnboarding(
       },
       completedAt: record.completedAt,
     })),
+    steps,
   };
 }

@@ -30,6 +30,17 @@ export interface OnboardingFacts {
   photo2x2(memberId: string): Promise<string | null>;
   /** The file id of the member's PHOTO_2X2 once an administrator APPROVED it (the public page), or null. */
   approvedPhoto2x2(memberId: string): Promise<string | null>;
+  /** The same APPROVED PHOTO_2X2 as the public page lists it: the document's id, file and date. */
+  approvedPhoto(memberId: string): Promise<ApprovedPhoto | null>;
+  /** The day of the member's oath as recorded, or null before it. */
+  oathDay(memberId: string): Promise<Date | null>;
+}
+
+/** An APPROVED 2x2 photo: the requirement's id, its file, when it last changed. */
+export interface ApprovedPhoto {
+  id: string;
+  fileId: string;
+  updatedAt: Date;
 }
 
 export type InterviewOutcome = "PENDING" | "PASSED" | "FAILED" | "NO_SHOW";
@@ -43,5 +54,18 @@ export interface InterviewFacts {
 /** Kept by the credentials module (ID card, certificate, QR). */
 export interface CredentialFacts {
   /** When the member's assets were last rendered, or null. */
-  ofMember(memberId: string): Promise<{ generatedAt: Date; certificateFileId: string } | null>;
+  ofMember(
+    memberId: string,
+  ): Promise<{ generatedAt: Date; certificateFileId: string | null } | null>;
+  /**
+   * At the oath: the certificate dated the oath's day, and the card again (member type, valid
+   * until); answers the certificate's bytes for the oath mail.
+   */
+  issueAtOath(memberId: string): Promise<Buffer>;
+}
+
+/** Kept by the membership module: the membership year the oath starts. */
+export interface MembershipYearFacts {
+  /** Starts the member's year on the oath's day; answers when it ends. */
+  start(member: { memberId: string; userId: string }, oathDay: Date): Promise<Date>;
 }

@@ -12,12 +12,13 @@ export type OnboardingMembers = Pick<
   | "onboardingPage"
   | "contactOf"
   | "present"
+  | "stepTimesOf"
 >;
 
 const NOT_ONBOARDING =
   "Onboarding starts once your membership application is approved; this record is not APPROVED";
 
-/** Whether a record has onboarding: APPROVED and not archived (contract §11). */
+/** Whether a record has onboarding: APPROVED and not archived: onboarding starts at approval. */
 export const hasOnboarding = (record: OnboardingMember | null): record is OnboardingMember =>
   record !== null && record.status === "APPROVED" && !record.archived;
 
@@ -26,7 +27,12 @@ export const hasOnboarding = (record: OnboardingMember | null): record is Onboar
  * the refusal every onboarding operation gives when it has no onboarding.
  */
 export class OnboardingRecords {
-  constructor(readonly members: OnboardingMembers) {}
+  constructor(private readonly membersModule: () => OnboardingMembers) {}
+
+  /** The members module's side of member records, asked on use. */
+  get members(): OnboardingMembers {
+    return this.membersModule();
+  }
 
   /** The caller's latest record that is not archived, or null. */
   current(userId: string): Promise<OnboardingMember | null> {
@@ -61,8 +67,12 @@ export class OnboardingRecords {
     return record;
   }
 
-  /** Mail to the member goes to their account; null when it is gone. */
-  contactOf(record: OnboardingMember) {
-    return this.members.contactOf(record.userId);
+  /**
+   * Mail to the member goes to their account (null when it is gone), addressed by the record's
+   * full name as every membership mail names them.
+   */
+  async contactOf(record: OnboardingMember) {
+    const contact = await this.members.contactOf(record.userId);
+    return contact && { ...contact, name: record.fullName };
   }
 }

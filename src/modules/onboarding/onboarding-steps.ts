@@ -1,6 +1,6 @@
 import { registerEnumType } from "type-graphql";
 
-/** The organisation's wizard, in order (contract §11). */
+/** The organisation's wizard, in order: the site shows these steps in this order. */
 export enum OnboardingStep {
   REQUIREMENTS = "REQUIREMENTS",
   PRE_ORIENTATION = "PRE_ORIENTATION",

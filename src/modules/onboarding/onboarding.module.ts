@@ -7,12 +7,13 @@ import { createCourseModels } from "./course.model";
 import { CourseRepository } from "./course.repository";
 import { OnboardingAdminService } from "./onboarding-admin.service";
 import { exportOnboarding, type OnboardingExport } from "./onboarding-export";
-import type { CredentialFacts, InterviewFacts } from "./onboarding-facts";
+import type { CredentialFacts, InterviewFacts, MembershipYearFacts } from "./onboarding-facts";
 import { OnboardingMail } from "./onboarding-mail";
 import { OnboardingRecords, type OnboardingMembers } from "./onboarding-members";
 import { createPaymentModel } from "./payment.model";
 import { PaymentRepository } from "./payment.repository";
 import { PaymentService } from "./payment.service";
+import type { PaymentReportSource } from "../reports/report-ports";
 import { createProgressModel } from "./progress.model";
 import { ProgressRepository } from "./progress.repository";
 import { ProgressService } from "./progress.service";
@@ -23,24 +24,27 @@ import { TrainingService } from "./training.service";
 
 /** What onboarding needs from other modules, asked on first use (they are built around it). */
 export interface OnboardingModuleDeps {
+  /** Member records: the current one, the step, the member type (members module). */
+  members: OnboardingMembers;
   /** Stored files: documents, proofs, the certificate's bytes (files module). */
   files: FileRefs;
   /** The member's interview booking and outcome (interviews module). */
   interviews: InterviewFacts;
   /** The rendered ID card and certificate (credentials module). */
   credentials: CredentialFacts;
+  /** The membership year the oath starts (membership module). */
+  membershipYear: MembershipYearFacts;
 }
 
 export interface OnboardingModuleOptions extends ModuleBase {
   mailer: Mailer;
-  /** Member records: the current one, the step, the member type (members module). */
-  members: OnboardingMembers;
+  /** Asked on use: files, interviews, credentials and membership are built after this one. */
   deps: () => OnboardingModuleDeps;
 }
 
-/** The onboarding after approval (contract §11) except the interview and the ID generation. */
+/** The onboarding after approval (onboarding-steps.ts) but the interview and the ID generation. */
 export function createOnboardingModule(options: OnboardingModuleOptions) {
-  const { connection, config, log, mailer, members, deps } = options;
+  const { connection, config, log, mailer, deps } = options;
   const requirementModel = createRequirementModel(connection);
   const paymentModel = createPaymentModel(connection);
   const progressModel = createProgressModel(connection);
@@ -55,7 +59,7 @@ export function createOnboardingModule(options: OnboardingModuleOptions) {
   );
 
   const files = () => deps().files;
-  const records = new OnboardingRecords(members);
+  const records = new OnboardingRecords(() => deps().members);
   const mail = new OnboardingMail(records, mailer, log, config.appUrl);
   const catalogue = new CourseCatalogueService(courses);
   const requirements = new RequirementService(requirementRepository, records, files, mail);
@@ -75,11 +79,17 @@ export function createOnboardingModule(options: OnboardingModuleOptions) {
     requirements,
     payments,
     training,
-    files,
     mail,
+    () => ({ credentials: deps().credentials, membershipYear: deps().membershipYear }),
+    log,
   );
 
-  const repositories = { requirementRepository, paymentRepository, progressRepository };
+  const repositories = {
+    requirementRepository,
+    paymentRepository,
+    progressRepository,
+    members: { stepTimesOf: (userId: string) => deps().members.stepTimesOf(userId) },
+  };
   const personalData: PersonalData<OnboardingExport> = {
     exportOf: (userId) => exportOnboarding(repositories, files(), userId),
     erase: async ({ id }) => {
@@ -107,6 +117,14 @@ export function createOnboardingModule(options: OnboardingModuleOptions) {
     facts: progress,
     personalData,
     models: [requirementModel, paymentModel, progressModel, ...Object.values(courseModels)],
-    migrations: [{ name: "onboarding course defaults", run: () => catalogue.seed() }],
+    migrations: [
+      { name: "onboarding course defaults", run: () => catalogue.seed() },
+      {
+        name: "payment verification months",
+        run: () => paymentRepository.backfillVerifiedMonth(),
+      },
+    ],
+    /** For the reports module: verified payments by month. */
+    paymentReports: paymentRepository as PaymentReportSource,
   } satisfies ModuleParts & Record<string, unknown>;
 }

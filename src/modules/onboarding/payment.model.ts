@@ -32,6 +32,8 @@ export interface PaymentRecord {
   reviewedBy: string | null;
   submittedAt: Date;
   verifiedAt: Date | null;
+  /** `YYYY-MM` (Manila) of verifiedAt: the reports sum by it. */
+  verifiedMonth?: string | null;
   updatedAt: Date;
 }
 
@@ -50,12 +52,15 @@ const paymentSchema = new Schema<PaymentRecord>(
     reviewedBy: { type: String, default: null },
     submittedAt: { type: Date, required: true },
     verifiedAt: { type: Date, default: null },
+    verifiedMonth: { type: String, default: null },
   },
   { timestamps: { createdAt: false, updatedAt: true }, versionKey: false },
 );
 // GET /payments?status=SUBMITTED: oldest first.
 paymentSchema.index({ status: 1, submittedAt: 1, _id: 1 });
 paymentSchema.index({ userId: 1 });
+// The reports: verified payments by the month of their verification.
+paymentSchema.index({ status: 1, verifiedMonth: 1 });
 
 export type PaymentModel = Model<PaymentRecord>;
 

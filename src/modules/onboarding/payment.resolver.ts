@@ -1,8 +1,9 @@
 import { Args, Ctx, Mutation, Query, Resolver } from "type-graphql";
 import { Authorized } from "../../graphql/access";
 import type { RequestContext } from "../../graphql/context";
-import { ok } from "../../graphql/envelopes";
-import { Rest } from "../../graphql/rest-route";
+import { ok, paged } from "../../graphql/envelopes";
+import { EXAMPLE_FILE_ID, Rest } from "../../graphql/rest-route";
+import { paymentWords } from "../../mail/status-words";
 import { Audit, NotAudited, byArg, noTarget } from "../audit/audited-operations";
 import { CurrentCaller, type Caller } from "../auth/caller";
 import { Role } from "../users/role";
@@ -24,7 +25,7 @@ export class PaymentResolver {
   @Rest("PUT", "/members/current/payment-checkout", {
     tag: "Onboarding",
     errors: [409],
-    example: { paymentMethod: "E_WALLET", proofFileId: "0193…", isPromissoryNote: false },
+    example: { paymentMethod: "E_WALLET", proofFileId: EXAMPLE_FILE_ID, isPromissoryNote: false },
   })
   @NotAudited("the caller's own payment")
   @Authorized()
@@ -56,7 +57,7 @@ export class PaymentResolver {
     @Ctx() ctx: RequestContext,
   ) {
     const payment = await ctx.services.onboarding.payments.decide(caller, args);
-    return ok(payment, `Payment ${args.status}`);
+    return ok(payment, `The payment ${paymentWords(args.status)}`);
   }
 
   @Rest("GET", "/payments", { tag: "Onboarding" })
@@ -71,6 +72,6 @@ export class PaymentResolver {
     @Ctx() ctx: RequestContext,
   ) {
     const page = await ctx.services.onboarding.payments.list(args, caller);
-    return { code: "OK", message: "Payments", ...page };
+    return paged(page, "Payments");
   }
 }

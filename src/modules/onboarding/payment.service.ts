@@ -1,7 +1,7 @@
-import { isDuplicateKeyError } from "../../db/errors";
 import { ConflictError, ValidationError } from "../../errors/app-errors";
-import { Pagination, type Page } from "../../graphql/envelopes";
+import { pageOf, type PageResult } from "../page-result";
 import { paymentDecisionMail } from "../../mail/onboarding-templates";
+import { paymentWords } from "../../mail/status-words";
 import type { Caller } from "../auth/caller";
 import type { FilePurpose, FileRefs, FileView, LinkReader } from "../files/file-refs";
 import type { OnboardingMail } from "./onboarding-mail";
@@ -13,7 +13,7 @@ import type { MembershipPayment, SubmittedPayment } from "./payment.type";
 
 const VERIFIED_STAYS = "Your payment was already verified and cannot be changed";
 
-/** The membership fee (contract §11 "Payment"). */
+/** The membership fee: the member reports it, an administrator verifies it. */
 export class PaymentService {
   constructor(
     private readonly payments: PaymentRepository,
@@ -43,40 +43,67 @@ export class PaymentService {
     if (!isPromissoryNote && args.paymentMethod !== PaymentMethod.CASH && !proof) {
       throw ValidationError.field("proofOfPaymentUrl", "Attach the proof of your payment");
     }
-    const claim = async (ref: string | null, purpose: FilePurpose, field: string) =>
-      ref ? this.files().claim(ref, { ownerId: caller.id, purposes: [purpose], field }) : null;
-    const proofFileId = await claim(
-      proof,
-      "PAYMENT_PROOF",
-      args.proofFileId ? "proofFileId" : "proofOfPaymentUrl",
-    );
-    const promissoryNoteFileId = isPromissoryNote
-      ? await claim(
-          note,
-          "PROMISSORY_NOTE",
-          args.promissoryNoteFileId ? "promissoryNoteFileId" : "promissoryNoteUrl",
-        )
-      : null;
-    let saved: PaymentRecord | null;
+    // A refusal after a claim hands the files it claimed back (those the payment did not name).
+    // The site uploads every member document as REQUIREMENT (its requirementUploader).
+    const named = new Set([before?.proofFileId, before?.promissoryNoteFileId]);
+    const claimed: string[] = [];
+    const claim = async (ref: string | null, purpose: FilePurpose, field: string) => {
+      if (!ref) return null;
+      const id = await this.files().claim(ref, {
+        ownerId: caller.id,
+        purposes: [purpose, "REQUIREMENT"],
+        field,
+      });
+      if (!named.has(id)) claimed.push(id);
+      return id;
+    };
+    let saved: PaymentRecord;
+    let proofFileId: string | null;
+    let promissoryNoteFileId: string | null;
     try {
-      saved = await this.payments.submit(record.memberId, {
-        userId: record.userId,
-        paymentMethod: args.paymentMethod,
+      proofFileId = await claim(
+        proof,
+        "PAYMENT_PROOF",
+        args.proofFileId ? "proofFileId" : "proofOfPaymentUrl",
+      );
+      promissoryNoteFileId = isPromissoryNote
+        ? await claim(
+            note,
+            "PROMISSORY_NOTE",
+            args.promissoryNoteFileId ? "promissoryNoteFileId" : "promissoryNoteUrl",
+          )
+        : null;
+      saved = await this.submit(record, args, {
         proofFileId,
         isPromissoryNote,
         promissoryNoteFileId,
-        amount: this.fee.amount,
-        currency: this.fee.currency,
       });
     } catch (error) {
-      if (isDuplicateKeyError(error)) throw new ConflictError(VERIFIED_STAYS);
+      if (claimed.length > 0) await this.files().release(claimed);
       throw error;
     }
     const dropped = [before?.proofFileId, before?.promissoryNoteFileId].filter(
       (id): id is string => Boolean(id) && id !== proofFileId && id !== promissoryNoteFileId,
     );
     if (dropped.length > 0) await this.files().release(dropped);
-    return this.present(saved!, caller);
+    return this.present(saved, caller);
+  }
+
+  /** The submission, unless the payment was VERIFIED meanwhile (409). */
+  private async submit(
+    record: { memberId: string; userId: string },
+    args: SavePaymentArgs,
+    files: Pick<PaymentRecord, "proofFileId" | "isPromissoryNote" | "promissoryNoteFileId">,
+  ): Promise<PaymentRecord> {
+    const saved = await this.payments.submit(record.memberId, {
+      userId: record.userId,
+      paymentMethod: args.paymentMethod,
+      ...files,
+      amount: this.fee.amount,
+      currency: this.fee.currency,
+    });
+    if (!saved) throw new ConflictError(VERIFIED_STAYS);
+    return saved;
   }
 
   /** An administrator verifies or rejects a SUBMITTED payment; the member is mailed. */
@@ -98,7 +125,7 @@ export class PaymentService {
       const current = await this.payments.findOf(record.memberId);
       throw new ConflictError(
         current
-          ? `The payment is ${current.status}, not SUBMITTED`
+          ? `The payment already ${paymentWords(current.status)}: only a submitted payment is decided`
           : "The member has submitted no payment",
       );
     }
@@ -115,10 +142,7 @@ export class PaymentService {
   }
 
   /** GET /payments: one status (SUBMITTED by default), oldest first. */
-  async list(
-    args: PaymentListArgs,
-    reader: LinkReader,
-  ): Promise<Omit<Page<SubmittedPayment>, "code" | "message">> {
+  async list(args: PaymentListArgs, reader: LinkReader): Promise<PageResult<SubmittedPayment>> {
     const { records, total } = await this.payments.page(args.status, args);
     const members = await this.records.members.byIds(records.map((record) => record._id));
     const data = await Promise.all(
@@ -132,7 +156,7 @@ export class PaymentService {
         };
       }),
     );
-    return { data, pagination: Pagination.of(args.page, args.limit, total) };
+    return pageOf(args, data, total);
   }
 
   async status(memberId: string): Promise<PaymentStatus | null> {

@@ -2,7 +2,7 @@ import { UUIDResolver } from "graphql-scalars";
 import { Arg, Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from "type-graphql";
 import { Authorized } from "../../graphql/access";
 import type { RequestContext } from "../../graphql/context";
-import { ok } from "../../graphql/envelopes";
+import { ok, paged } from "../../graphql/envelopes";
 import { Rest } from "../../graphql/rest-route";
 import { Audit, NotAudited, byArg, listOrSearch, noTarget } from "../audit/audited-operations";
 import { CurrentCaller, type Caller } from "../auth/caller";
@@ -62,7 +62,7 @@ export class OnboardingProgressResolver {
   })
   async onboardingMembers(@Args() args: OnboardingListArgs, @Ctx() ctx: RequestContext) {
     const page = await ctx.services.onboarding.admin.list(args);
-    return { code: "OK", message: "Onboarding", ...page };
+    return paged(page, "Onboarding");
   }
 
   @Rest("GET", "/members/:id", { tag: "Members", errors: [404] })

@@ -2,6 +2,7 @@ import { ConflictError } from "../../errors/app-errors";
 import type { Caller } from "../auth/caller";
 import type { OnboardingMember } from "../members/member-onboarding";
 import type {
+  ApprovedPhoto,
   CredentialFacts,
   CurrentRecord,
   InterviewFacts,
@@ -122,6 +123,14 @@ export class ProgressService implements OnboardingFacts {
 
   approvedPhoto2x2(memberId: string): Promise<string | null> {
     return this.requirements.approvedPhoto2x2(memberId);
+  }
+
+  approvedPhoto(memberId: string): Promise<ApprovedPhoto | null> {
+    return this.requirements.approvedPhoto(memberId);
+  }
+
+  oathDay(memberId: string): Promise<Date | null> {
+    return this.training.oathDay(memberId);
   }
 }
 

@@ -3,7 +3,7 @@ import { changeStamped } from "../../db/change-stamps";
 import { registerEnumType } from "type-graphql";
 import { uuidv7 } from "../../db/uuid";
 
-/** The documents an approved member may attach (contract §11 "Requirements"). */
+/** The documents an approved member may attach at the requirements step. */
 export enum RequirementType {
   PHOTO_2X2 = "PHOTO_2X2",
   HS_BACCALAUREATE_DIPLOMA = "HS_BACCALAUREATE_DIPLOMA",

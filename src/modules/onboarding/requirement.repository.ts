@@ -1,3 +1,4 @@
+import { DUPLICATE, unlessDuplicate } from "../../db/errors";
 import { notEqual } from "../../db/operators";
 import { findPage, type FoundPage, type PageWindow } from "../../db/page-query";
 import { uuidv7 } from "../../db/uuid";
@@ -23,30 +24,33 @@ export class RequirementRepository {
   /**
    * Names a new file for the type, back to PENDING, unless the stored one was APPROVED: then
    * the filter finds nothing, the upsert tries an insert and the unique (memberId, type) index
-   * refuses it (a duplicate key error the service turns into 409), so no race replaces it.
+   * refuses it, so no race replaces it: null.
    */
-  setFile(
+  async setFile(
     owner: { memberId: string; userId: string },
     type: RequirementType,
     fileId: string,
   ): Promise<RequirementRecord | null> {
-    return this.requirements
-      .findOneAndUpdate(
-        { memberId: owner.memberId, type, reviewStatus: notEqual(ReviewStatus.APPROVED) },
-        {
-          $set: {
-            fileId,
-            reviewStatus: ReviewStatus.PENDING,
-            reviewNote: null,
-            reviewedBy: null,
-            reviewedAt: null,
+    const saved = await unlessDuplicate(
+      this.requirements
+        .findOneAndUpdate(
+          { memberId: owner.memberId, type, reviewStatus: notEqual(ReviewStatus.APPROVED) },
+          {
+            $set: {
+              fileId,
+              reviewStatus: ReviewStatus.PENDING,
+              reviewNote: null,
+              reviewedBy: null,
+              reviewedAt: null,
+            },
+            $setOnInsert: { _id: uuidv7(), userId: owner.userId },
           },
-          $setOnInsert: { _id: uuidv7(), userId: owner.userId },
-        },
-        { upsert: true, returnDocument: "after" },
-      )
-      .lean<RequirementRecord>()
-      .exec();
+          { upsert: true, returnDocument: "after" },
+        )
+        .lean<RequirementRecord>()
+        .exec(),
+    );
+    return saved === DUPLICATE ? null : saved;
   }
 
   review(

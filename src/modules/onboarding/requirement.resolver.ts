@@ -1,9 +1,10 @@
 import { Args, Ctx, Mutation, Query, Resolver } from "type-graphql";
 import { Authorized } from "../../graphql/access";
 import type { RequestContext } from "../../graphql/context";
-import { ok } from "../../graphql/envelopes";
+import { ok, paged } from "../../graphql/envelopes";
 import { PageArgs } from "../../graphql/paging";
-import { Rest } from "../../graphql/rest-route";
+import { EXAMPLE_FILE_ID, Rest } from "../../graphql/rest-route";
+import { documentName, reviewWords } from "../../mail/status-words";
 import { Audit, NotAudited, byArg, noTarget } from "../audit/audited-operations";
 import { CurrentCaller, type Caller } from "../auth/caller";
 import { Role } from "../users/role";
@@ -30,7 +31,7 @@ export class RequirementResolver {
   @Rest("PUT", "/members/current/requirements", {
     tag: "Onboarding",
     errors: [409],
-    example: { attachments: [{ type: "PHOTO_2X2", fileId: "0193…" }] },
+    example: { attachments: [{ type: "PHOTO_2X2", fileId: EXAMPLE_FILE_ID }] },
   })
   @NotAudited("the caller's own documents")
   @Authorized()
@@ -58,7 +59,8 @@ export class RequirementResolver {
     @Ctx() ctx: RequestContext,
   ) {
     const requirement = await ctx.services.onboarding.requirements.review(caller, args);
-    return ok(requirement, `Document ${args.reviewStatus}`);
+    const name = documentName(args.type);
+    return ok(requirement, `The ${name} ${reviewWords(args.reviewStatus)}`);
   }
 
   @Rest("GET", "/requirements/pending", { tag: "Onboarding" })
@@ -73,6 +75,6 @@ export class RequirementResolver {
     @Ctx() ctx: RequestContext,
   ) {
     const page = await ctx.services.onboarding.requirements.pending(args, caller);
-    return { code: "OK", message: "Documents waiting for review", ...page };
+    return paged(page, "Documents waiting for review");
   }
 }

@@ -26,7 +26,7 @@ function remainingLessons(course: string, titles: string[]): string {
   }`;
 }
 
-/** Each step, done or with what it still misses (contract §11 "Done when"), in order. */
+/** Each step, done or with what it still misses (what marks it done), in order. */
 export function stepStates(s: OnboardingSnapshot): StepState[] {
   const requirements: string[] = [];
   if (s.photo2x2 === "MISSING") requirements.push("Upload your 2x2 photo");

@@ -47,7 +47,9 @@ export class TrainingResolver {
     errors: [409],
     example: {
       completedLessonIds: [1, 2],
-      essayAnswers: { "1": "Chaplaincy meets people where they are…" },
+      essayAnswers: {
+        "1": "Chaplaincy meets people where they are: in hospitals, camps and prisons, whatever their faith.",
+      },
     },
   })
   @NotAudited("the caller's own course progress")

@@ -1,6 +1,5 @@
 import { ConflictError, ValidationError } from "../../errors/app-errors";
 import type { Caller } from "../auth/caller";
-import type { OnboardingMember } from "../members/member-onboarding";
 import type { CourseCatalogueService } from "./course-catalogue.service";
 import { Course } from "./course.model";
 import type { SaveChaplaincyTrainingArgs, SavePreOrientationArgs } from "./course.input";
@@ -28,42 +27,89 @@ export class TrainingService {
   async savePreOrientation(caller: Caller, args: SavePreOrientationArgs): Promise<void> {
     const record = await this.records.currentOnboarding(caller.id);
     const lessons = await this.knownLessons(Course.PRE_ORIENTATION, args.completedLessonIds);
-    const saved = await this.progress.addLessons(record, "preOrientation", args.completedLessonIds);
-    const left = remaining(lessons, saved.preOrientation?.completedLessonIds ?? []);
-    await this.complete(
-      record,
-      "preOrientation",
-      left.length === 0,
-      args.isCompleted,
-      () => `Complete every pre-orientation lesson first: ${left.length} left`,
-    );
+    const progress = { lessonIds: args.completedLessonIds };
+    if (args.isCompleted === true) {
+      const required = { lessonIds: ids(remaining(lessons, progress.lessonIds)), answered: [] };
+      const saved = await this.progress.save(record, "preOrientation", progress, required);
+      if (!saved) {
+        const before = await this.progress.findOf(record.memberId);
+        const left = remaining(lessons, [
+          ...(before?.preOrientation?.completedLessonIds ?? []),
+          ...progress.lessonIds,
+        ]);
+        throw new ConflictError(`Complete every pre-orientation lesson first: ${left.length} left`);
+      }
+      await this.progress.markCompleted(record.memberId, "preOrientation", new Date());
+      return;
+    }
+    const saved = await this.progress.save(record, "preOrientation", progress);
+    const left = remaining(lessons, saved?.preOrientation?.completedLessonIds ?? []);
+    if (left.length === 0) {
+      await this.progress.markCompleted(record.memberId, "preOrientation", new Date());
+    }
   }
 
-  /** GET /members/current/chaplaincy-training: null until something was saved. */
+  /** GET /members/current/chaplaincy-training: null until something was saved for it. */
   async chaplaincy(caller: Caller): Promise<CourseProgress | null> {
     const record = await this.records.current(caller.id);
     if (!record) return null;
     const saved = await this.progress.findOf(record.memberId);
-    return saved ? chaplaincyView(saved) : null;
+    return saved && hasChaplaincy(saved) ? chaplaincyView(saved) : null;
   }
 
   async saveChaplaincy(caller: Caller, args: SaveChaplaincyTrainingArgs): Promise<CourseProgress> {
     const record = await this.records.currentOnboarding(caller.id);
     const lessons = await this.knownLessons(Course.CHAPLAINCY_101, args.completedLessonIds);
     const answers = await this.checkedAnswers(args.essayAnswers ?? {});
-    await this.progress.addLessons(record, "chaplaincy", args.completedLessonIds);
-    const saved = await this.progress.setAnswers(record, answers);
-    const left = await this.chaplaincyLeft(saved, lessons);
-    await this.complete(record, "chaplaincy", left.completed, args.isCompleted, () =>
-      [
-        left.remainingTitles.length > 0 ? `${left.remainingTitles.length} lessons left` : null,
-        left.unanswered > 0 ? `${left.unanswered} essay questions unanswered` : null,
-      ]
-        .filter(Boolean)
-        .join(", ")
-        .replace(/^/, "Finish Chaplaincy 101 first: "),
-    );
+    const progress = { lessonIds: args.completedLessonIds, answers };
+    if (args.isCompleted === true) {
+      const questions = await this.catalogue.questions();
+      const required = {
+        lessonIds: ids(remaining(lessons, progress.lessonIds)),
+        answered: questions.map((question) => question.id).filter((id) => !answers.get(id)?.trim()),
+      };
+      if (!(await this.progress.save(record, "chaplaincy", progress, required))) {
+        throw new ConflictError(await this.chaplaincyMissing(record.memberId, lessons, progress));
+      }
+      await this.progress.markCompleted(record.memberId, "chaplaincy", new Date());
+    } else {
+      const saved = await this.progress.save(record, "chaplaincy", progress);
+      if ((await this.chaplaincyLeft(saved, lessons)).completed) {
+        await this.progress.markCompleted(record.memberId, "chaplaincy", new Date());
+      }
+    }
     return chaplaincyView((await this.progress.findOf(record.memberId))!);
+  }
+
+  /** What a refused completion still lacks: the stored record with this save laid over it. */
+  private async chaplaincyMissing(
+    memberId: string,
+    lessons: { lessonId: number; title: string }[],
+    progress: { lessonIds: number[]; answers: Map<number, string> },
+  ): Promise<string> {
+    const before = await this.progress.findOf(memberId);
+    const answers = { ...(before?.chaplaincy?.essayAnswers ?? {}) };
+    for (const [id, text] of progress.answers) answers[`q${id}`] = text;
+    const left = await this.chaplaincyLeft(
+      {
+        chaplaincy: {
+          completedLessonIds: [
+            ...(before?.chaplaincy?.completedLessonIds ?? []),
+            ...progress.lessonIds,
+          ],
+          essayAnswers: answers,
+          completedAt: null,
+        },
+      },
+      lessons,
+    );
+    return [
+      left.remainingTitles.length > 0 ? `${left.remainingTitles.length} lessons left` : null,
+      left.unanswered > 0 ? `${left.unanswered} essay questions unanswered` : null,
+    ]
+      .filter(Boolean)
+      .join(", ")
+      .replace(/^/, "Finish Chaplaincy 101 first: ");
   }
 
   /** The member's Chaplaincy 101 as administrators read it (empty when nothing was saved). */
@@ -72,6 +118,11 @@ export class TrainingService {
     return saved
       ? chaplaincyView(saved)
       : { completedLessonIds: [], essayAnswers: {}, completedAt: null };
+  }
+
+  /** The day the member took the oath (as the administrator recorded it), or null. */
+  async oathDay(memberId: string): Promise<Date | null> {
+    return (await this.progress.findOf(memberId))?.oath?.takenAt ?? null;
   }
 
   /** What is left of both courses for the member. */
@@ -94,7 +145,7 @@ export class TrainingService {
   }
 
   private async chaplaincyLeft(
-    record: ProgressRecord | null,
+    record: Pick<ProgressRecord, "chaplaincy"> | null,
     lessons: { lessonId: number; title: string }[],
   ): Promise<CoursesLeft["chaplaincy"]> {
     const questions = await this.catalogue.questions();
@@ -107,18 +158,6 @@ export class TrainingService {
       remainingTitles: left.map((lesson) => lesson.title),
       unanswered,
     };
-  }
-
-  /** The course's completion time, set once everything is done; asking early is a 409. */
-  private async complete(
-    record: OnboardingMember,
-    course: "preOrientation" | "chaplaincy",
-    done: boolean,
-    asked: boolean | undefined,
-    whatIsLeft: () => string,
-  ): Promise<void> {
-    if (asked === true && !done) throw new ConflictError(whatIsLeft());
-    if (done) await this.progress.markCompleted(record.memberId, course, new Date());
   }
 
   /** The course's lessons; 400 naming the first id that is not one of them. */
@@ -151,6 +190,19 @@ export class TrainingService {
     }
     return answers;
   }
+}
+
+const ids = (lessons: { lessonId: number }[]): number[] => lessons.map((lesson) => lesson.lessonId);
+
+/** Whether anything of Chaplaincy 101 was saved (the record also holds the other course). */
+function hasChaplaincy(record: ProgressRecord): boolean {
+  const course = record.chaplaincy;
+  return Boolean(
+    course &&
+    (course.completedLessonIds?.length > 0 ||
+      Object.keys(course.essayAnswers ?? {}).length > 0 ||
+      course.completedAt),
+  );
 }
 
 function remaining<L extends { lessonId: number }>(lessons: L[], completed: number[]): L[] {

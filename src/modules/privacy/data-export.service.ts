@@ -4,9 +4,11 @@ import type { FileView } from "../files/file-refs";
 import { StoredFile } from "../files/file.type";
 import type { Member } from "../members/member.type";
 import type { CredentialExport } from "../credentials/credential.type";
-import type { OnlineInterview } from "../interviews/interview.type";
+import type { MembershipExport } from "../membership/membership.type";
+import type { InterviewsExport } from "../interviews/interviews.module";
 import type { OfficeHolder } from "../offices/office-holder.type";
 import type { OnboardingExport } from "../onboarding/onboarding-export";
+import type { ProfileExport } from "../profiles/profile-export";
 import type { UserRecord } from "../users/user.model";
 import { User } from "../users/user.type";
 import { DataExport, SessionExport } from "./data-export.type";
@@ -22,10 +24,14 @@ export interface ExportSources {
   appointments: Pick<PersonalData<OfficeHolder[]>, "exportOf">;
   /** Documents, payments, essays and the oath. */
   onboarding: Pick<PersonalData<OnboardingExport>, "exportOf">;
-  /** Interview bookings with the interviewers' notes. */
-  interviews: Pick<PersonalData<OnlineInterview[]>, "exportOf">;
+  /** Interview bookings with the interviewers' notes; the person's interviewer records. */
+  interviews: Pick<PersonalData<InterviewsExport>, "exportOf">;
   /** Rendered ID cards and certificates (the files themselves are listed with the files). */
   credentials: Pick<PersonalData<CredentialExport[]>, "exportOf">;
+  /** The membership year, its revocation and renewals. */
+  membership: Pick<PersonalData<MembershipExport | null>, "exportOf">;
+  /** What the account added to its public page, and whom it follows. */
+  profiles: Pick<PersonalData<ProfileExport>, "exportOf">;
   audit: Pick<AuditLogService, "entriesAbout">;
   files: Pick<PersonalData<FileView[]>, "exportOf">;
 }
@@ -35,10 +41,10 @@ export interface ExportSources {
  * service holds about an account, each module asked for its part.
  */
 export class DataExportService {
-  constructor(private readonly sources: ExportSources) {}
+  constructor(private readonly sources: () => ExportSources) {}
 
   async exportOf(userId: string): Promise<DataExport> {
-    const account = await this.sources.account.exportOf(userId);
+    const account = await this.sources().account.exportOf(userId);
     const [
       formerEmails,
       sessions,
@@ -47,19 +53,23 @@ export class DataExportService {
       onboarding,
       interviews,
       credentials,
+      profile,
       files,
+      membership,
     ] = await Promise.all([
-      this.sources.formerEmails.exportOf(userId),
-      this.sources.sessions.exportOf(userId),
-      this.sources.memberships.exportOf(userId),
-      this.sources.appointments.exportOf(userId),
-      this.sources.onboarding.exportOf(userId),
-      this.sources.interviews.exportOf(userId),
-      this.sources.credentials.exportOf(userId),
-      this.sources.files.exportOf(userId),
+      this.sources().formerEmails.exportOf(userId),
+      this.sources().sessions.exportOf(userId),
+      this.sources().memberships.exportOf(userId),
+      this.sources().appointments.exportOf(userId),
+      this.sources().onboarding.exportOf(userId),
+      this.sources().interviews.exportOf(userId),
+      this.sources().credentials.exportOf(userId),
+      this.sources().profiles.exportOf(userId),
+      this.sources().files.exportOf(userId),
+      this.sources().membership.exportOf(userId),
     ]);
     // Acts by the account, and acts on it, on its applications and on its appointments.
-    const auditEntries = await this.sources.audit.entriesAbout([
+    const auditEntries = await this.sources().audit.entriesAbout([
       userId,
       ...memberships.map((member) => member.id),
       ...appointments.map((holder) => holder.id),
@@ -72,8 +82,11 @@ export class DataExportService {
       memberships,
       appointments,
       onboarding,
-      interviews,
+      interviews: interviews.bookings,
+      interviewerRecords: interviews.interviewers,
       credentials,
+      membership,
+      profile,
       auditEntries,
       files: files.map((file) => StoredFile.from(file)),
     });

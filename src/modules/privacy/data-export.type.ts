@@ -5,10 +5,13 @@ import { PayloadType } from "../../graphql/envelopes";
 import { AuditLogEntry } from "../audit/audit-log.type";
 import type { SessionRecord } from "../auth/session.model";
 import { CredentialExport } from "../credentials/credential.type";
+import { MembershipExport } from "../membership/membership.type";
 import { OnlineInterview } from "../interviews/interview.type";
+import { InterviewerDetails } from "../interviews/interviewer.type";
 import { Member } from "../members/member.type";
 import { OfficeHolder } from "../offices/office-holder.type";
 import { OnboardingExport } from "../onboarding/onboarding-export";
+import { ProfileExport } from "../profiles/profile-export";
 import { User } from "../users/user.type";
 
 @ObjectType("SessionExport", {
@@ -64,8 +67,21 @@ export class DataExport {
     description: "Online interview bookings, with the interviewers' notes",
   })
   interviews!: OnlineInterview[];
+  @Field(() => [InterviewerDetails], {
+    description: "Interviewer records of the person (linked to the account or with its address)",
+  })
+  interviewerRecords!: InterviewerDetails[];
   @Field(() => [CredentialExport], { description: "Rendered ID cards and certificates" })
   credentials!: CredentialExport[];
+  @Field(() => MembershipExport, {
+    nullable: true,
+    description: "The membership year, its revocation and renewals; null before any",
+  })
+  membership!: MembershipExport | null;
+  @Field(() => ProfileExport, {
+    description: "The public page's certificates and public records, and the pages followed",
+  })
+  profile!: ProfileExport;
   @Field(() => [AuditLogEntry], { description: "Audit entries naming the account" })
   auditEntries!: AuditLogEntry[];
   @Field(() => [StoredFile], {

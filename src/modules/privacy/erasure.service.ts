@@ -6,9 +6,9 @@ import type { ErasedAccount, PersonalDataEraser } from "./personal-data";
  * record itself is the users module's to remove once every part is gone.
  */
 export class ErasureService {
-  constructor(private readonly parts: readonly PersonalDataEraser[]) {}
+  constructor(private readonly parts: () => readonly PersonalDataEraser[]) {}
 
   async erase(account: ErasedAccount): Promise<void> {
-    for (const part of this.parts) await part.erase(account);
+    for (const part of this.parts()) await part.erase(account);
   }
 }

@@ -1,4 +1,5 @@
 import { Schema, type Connection, type Model } from "mongoose";
+import { changeStamped } from "../../db/change-stamps";
 import { uuidv7 } from "../../db/uuid";
 import { Role } from "./role";
 
@@ -74,6 +75,8 @@ userSchema.index({ deletingSince: 1, role: 1 });
 // The migration that seals TOTP secrets an earlier version stored in clear finds them by range.
 userSchema.index({ mfaSecret: 1 });
 userSchema.index({ mfaPendingSecret: 1 });
+// A member's public page shows the account's name and avatar: every write changes its ETag.
+userSchema.plugin(changeStamped, { source: "users" });
 
 /** The name a TOTP secret is sealed under, pending or active alike (enable moves it as is). */
 export const MFA_SECRET_FIELD = "mfaSecret";

@@ -1,14 +1,19 @@
 import DataLoader from "dataloader";
 import type { Collection } from "mongodb";
 import type { ProjectionType } from "mongoose";
+import { DUPLICATE, unlessDuplicate, type Duplicate } from "../../db/errors";
 import { greaterThan, lessThan } from "../../db/operators";
 import { Role } from "./role";
 import type { UserModel, UserRecord } from "./user.model";
 
-/** What a member record shows of its applicant's account. */
-export type AccountIdentity = Pick<UserRecord, "_id" | "name" | "email" | "role">;
+/** What a member record shows of its applicant's account (the avatar: its public page). */
+export type AccountIdentity = Pick<UserRecord, "_id" | "name" | "email" | "role"> &
+  Partial<Pick<UserRecord, "avatar">>;
 
-/** Stays under the number of ids the embedded engine's patch hands to SQLite as one IN list. */
+/**
+ * A bounded `$in` per query: a page's accounts are looked up in batches, so no single query's
+ * filter grows with the page (tools/dev-db keeps its `_id` index use within the same bound).
+ */
 const IDS_PER_QUERY = 1000;
 
 export type NewUser = Pick<UserRecord, "_id" | "name" | "email" | "passwordHash" | "role"> &
@@ -20,8 +25,8 @@ export type ProfileChanges = Partial<
 >;
 
 /**
- * Every read and write of the users collection. A duplicate email surfaces as the unique
- * index's error (isDuplicateKeyError) from `create` and `updateProfile`.
+ * Every read and write of the users collection. An email another account has is refused by the
+ * unique index: `create` and `updateProfile` answer DUPLICATE.
  */
 export class UserRepository {
   /**
@@ -37,7 +42,10 @@ export class UserRepository {
     this.identities = new DataLoader(
       async (ids) => {
         const found = await collection
-          .find({ _id: { $in: [...ids] } }, { projection: { name: 1, email: 1, role: 1 } })
+          .find(
+            { _id: { $in: [...ids] } },
+            { projection: { name: 1, email: 1, role: 1, avatar: 1 } },
+          )
           .toArray();
         const byId = new Map(found.map((account) => [account._id, account] as const));
         return ids.map((id) => byId.get(id));
@@ -46,8 +54,9 @@ export class UserRepository {
     );
   }
 
-  async create(user: NewUser): Promise<UserRecord> {
-    return (await this.users.create(user)).toObject();
+  async create(user: NewUser): Promise<UserRecord | Duplicate> {
+    const created = await unlessDuplicate(this.users.create(user));
+    return created === DUPLICATE ? DUPLICATE : created.toObject();
   }
 
   findById(id: string, projection?: ProjectionType<UserRecord>): Promise<UserRecord | null> {
@@ -97,14 +106,16 @@ export class UserRepository {
   }
 
   /** Null when the account is gone or being erased. */
-  updateProfile(id: string, changes: ProfileChanges): Promise<UserRecord | null> {
-    return this.users
-      .findOneAndUpdate(
-        { _id: id, deletingSince: null },
-        { $set: changes },
-        { returnDocument: "after" },
-      )
-      .lean<UserRecord>();
+  updateProfile(id: string, changes: ProfileChanges): Promise<UserRecord | null | Duplicate> {
+    return unlessDuplicate(
+      this.users
+        .findOneAndUpdate(
+          { _id: id, deletingSince: null },
+          { $set: changes },
+          { returnDocument: "after" },
+        )
+        .lean<UserRecord>(),
+    );
   }
 
   /** Marks the account as being erased unless a deletion started after `staleBefore`. */

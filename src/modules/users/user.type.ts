@@ -1,10 +1,11 @@
 import { Field, ID, Int, ObjectType, registerEnumType } from "type-graphql";
 import { DateTimeScalar } from "../../graphql/date-time";
 import { Role } from "./role";
+import type { OffsetWindow, PageResult } from "../page-result";
 import type { UserRecord } from "./user.model";
 
 /** The public face of an account: never a hash, token or secret. */
-/** What the organisation's client shows of an account's standing (contract §13). */
+/** What the organisation's client shows of an account's standing. */
 export enum AccountStatus {
   ACTIVE = "ACTIVE",
 }
@@ -113,4 +114,19 @@ export class UserList {
 
   @Field(() => [User])
   users!: User[];
+
+  static of(result: PageResult<User, OffsetWindow>, message: string): UserList {
+    const { offset, limit, total, items } = result;
+    return {
+      code: "OK",
+      message,
+      total,
+      limit,
+      offset,
+      totalPages: Math.ceil(total / limit),
+      currentPage: Math.floor(offset / limit) + 1,
+      hasMore: offset + items.length < total,
+      users: items,
+    };
+  }
 }

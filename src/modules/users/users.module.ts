@@ -22,6 +22,8 @@ export interface UsersModuleDeps {
   emailFollowers: { emailChanged(userId: string, email: string): Promise<void> }[];
   /** Avatars uploaded as files (files). */
   files: FileRefs;
+  /** The member page's banner may be the avatar's file (members). */
+  bannerAmong: (userId: string, fileIds: readonly string[]) => Promise<Set<string>>;
 }
 
 export interface UsersModuleOptions extends ModuleBase {
@@ -50,6 +52,7 @@ export function createUsersModule({ connection, cipher, mailer, deps }: UsersMod
         },
         (userId, email, previous) => emailHistory.emailChanged(userId, email, previous),
       ],
+      pageShows: async (userId, fileId) => (await deps().bannerAmong(userId, [fileId])).has(fileId),
     },
     { assertRecentSignIn: (session) => deps().recentSignIn.assertRecentSignIn(session) },
     mailer,

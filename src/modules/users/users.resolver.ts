@@ -65,7 +65,7 @@ export class UsersResolver {
   @Authorized(Role.ADMIN)
   @Query(() => UserList, { description: "Accounts, newest first. Admin only." })
   async users(@Args() args: UserListArgs, @Ctx() ctx: RequestContext): Promise<UserList> {
-    return { code: "OK", message: "Users", ...(await ctx.services.users.list(args)) };
+    return UserList.of(await ctx.services.users.list(args), "Users");
   }
 
   @Rest("GET", "/users/:userId", { tag: "Users" })

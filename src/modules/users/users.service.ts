@@ -1,4 +1,4 @@
-import { isDuplicateKeyError } from "../../db/errors";
+import { DUPLICATE } from "../../db/errors";
 import { ConflictError, NotFoundError } from "../../errors/app-errors";
 import type { Caller } from "../auth/caller";
 import { fileIdOf, isFileId } from "../files/file-links";
@@ -12,18 +12,21 @@ import { Role } from "./role";
 import type { UpdateCurrentUserArgs, UserListArgs } from "./user.input";
 import type { UserRecord } from "./user.model";
 import type { ProfileChanges, UserRepository } from "./user.repository";
-import { User, type UserList } from "./user.type";
+import type { OffsetWindow, PageResult } from "../page-result";
+import { User } from "./user.type";
 
 /** What other modules do when an account changes: erase their data, follow a new email. */
 export interface AccountHooks {
   erasers: ((account: { id: string; email: string }) => Promise<void>)[];
   emailChanged: ((userId: string, email: string, previousEmail: string) => Promise<void>)[];
+  /** Whether the member's public page still shows this file of theirs (as its banner). */
+  pageShows: (userId: string, fileId: string) => Promise<boolean>;
 }
 
 /** A deletion that crashed half-way may be retried after this long. */
 const STALE_DELETION_MS = 60_000;
 
-/** Accounts as their owners and administrators manage them (contract §5). */
+/** Accounts as their owners and administrators manage them. */
 export class UsersService {
   constructor(
     private readonly users: UserRepository,
@@ -46,21 +49,17 @@ export class UsersService {
    * The total leaves out accounts being erased, as the pages do (an erasure that failed
    * half-way keeps its mark until retried); counting the rest directly would read them all.
    */
-  async list(args: UserListArgs): Promise<Omit<UserList, "code" | "message">> {
+  async list(args: UserListArgs): Promise<PageResult<User, OffsetWindow>> {
     const [records, all, beingErased] = await Promise.all([
       this.users.listNewestFirst(args.offset, args.limit),
       this.users.estimatedCount(),
       this.users.countBeingErased(),
     ]);
-    const total = Math.max(0, all - beingErased);
     return {
-      total,
-      limit: args.limit,
       offset: args.offset,
-      totalPages: Math.ceil(total / args.limit),
-      currentPage: Math.floor(args.offset / args.limit) + 1,
-      hasMore: args.offset + records.length < total,
-      users: records.map((record) => User.from(record)),
+      limit: args.limit,
+      items: records.map((record) => User.from(record)),
+      total: Math.max(0, all - beingErased),
     };
   }
 
@@ -71,7 +70,7 @@ export class UsersService {
   async updateCurrent(caller: Caller, args: UpdateCurrentUserArgs): Promise<UserRecord> {
     const changes: ProfileChanges = {};
     if (args.name !== undefined && args.name !== null) changes.name = args.name.trim();
-    if (args.avatar !== undefined) changes.avatar = await this.avatarOf(caller, args.avatar);
+    if (args.avatar !== undefined) changes.avatar = await this.avatarOf(caller.id, args.avatar);
     const email = args.email ? normaliseEmail(args.email) : undefined;
     const emailChanged = email !== undefined && email !== caller.user.email;
     if (emailChanged) {
@@ -79,7 +78,7 @@ export class UsersService {
       Object.assign(changes, { email, isEmailVerified: false });
     }
     const updated = await this.applyUpdate(caller.id, changes);
-    await this.releaseReplacedAvatar(caller.user.avatar, updated.avatar);
+    await this.releaseReplacedAvatar(caller.id, caller.user.avatar, updated.avatar);
     if (emailChanged) {
       for (const follow of this.hooks.emailChanged) {
         await follow(updated._id, updated.email, caller.user.email);
@@ -125,42 +124,43 @@ export class UsersService {
     throw new NotFoundError("No user has this id");
   }
 
-  /** An AVATAR upload becomes the caller's avatar (POST /files). */
-  async useAvatarFile(caller: Caller, fileId: string): Promise<void> {
-    const updated = await this.applyUpdate(caller.id, {
-      avatar: await this.avatarOf(caller, fileId),
-    });
-    await this.releaseReplacedAvatar(caller.user.avatar, updated.avatar);
+  /** An AVATAR upload becomes the account's avatar (POST /files, the site's avatarUploader). */
+  async useAvatarFile(userId: string, fileId: string): Promise<void> {
+    const before = await this.get(userId);
+    const updated = await this.applyUpdate(userId, { avatar: await this.avatarOf(userId, fileId) });
+    await this.releaseReplacedAvatar(userId, before.avatar, updated.avatar);
   }
 
   /**
    * What `avatar` stores: a file of this service by its id (claimed: the caller's own AVATAR
    * upload, else a 400 on `avatar`), or an outside URL as given.
    */
-  private async avatarOf(caller: Caller, avatar: string | null): Promise<string | null> {
+  private async avatarOf(userId: string, avatar: string | null): Promise<string | null> {
     if (avatar === null || fileIdOf(avatar) === null) return avatar;
     return this.files().claim(avatar, {
-      ownerId: caller.id,
+      ownerId: userId,
       purposes: ["AVATAR"],
       field: "avatar",
     });
   }
 
-  /** The orphan sweep may take a stored avatar file that the account no longer shows. */
-  private async releaseReplacedAvatar(before: string | null, after: string | null): Promise<void> {
-    if (before !== null && before !== after && isFileId(before))
-      await this.files().release([before]);
+  /**
+   * The orphan sweep may take a stored avatar file that the account no longer shows, unless the
+   * member's page still shows the same file as its banner.
+   */
+  private async releaseReplacedAvatar(
+    userId: string,
+    before: string | null,
+    after: string | null,
+  ): Promise<void> {
+    if (before === null || before === after || !isFileId(before)) return;
+    if (await this.hooks.pageShows(userId, before)) return;
+    await this.files().release([before]);
   }
 
   private async applyUpdate(id: string, changes: ProfileChanges): Promise<UserRecord> {
-    let updated: UserRecord | null;
-    try {
-      updated = await this.users.updateProfile(id, changes);
-    } catch (error) {
-      // The unique email index refuses an address another account has.
-      if (isDuplicateKeyError(error)) throw emailTaken();
-      throw error;
-    }
+    const updated = await this.users.updateProfile(id, changes);
+    if (updated === DUPLICATE) throw emailTaken();
     if (!updated) throw new NotFoundError("No user has this id");
     return updated;
   }

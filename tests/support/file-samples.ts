@@ -2,8 +2,9 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { TestApp } from "../support/test-app";
-import { bearer, type TestUser } from "../support/factories";
+import { PNG as PngImage } from "pngjs";
+import type { TestApp } from "./test-app";
+import { bearer, type TestUser } from "./factories";
 
 /** A 1×1 PNG, whole. */
 export const PNG = Buffer.from(
@@ -11,7 +12,22 @@ export const PNG = Buffer.from(
   "base64",
 );
 export const PDF = Buffer.from("%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n");
-export const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(64, 1)]);
+/** An 8×8 JPEG, whole (images are decoded and re-encoded on upload). */
+export const JPEG = Buffer.from(
+  "/9j/2wBDAAYEBQYFBAYGBQYHBwYIChAKCgkJChQODwwQFxQYGBcUFhYaHSUfGhsjHBYWICwgIyYnKSopGR8tMC0oMCUoKSj/" +
+    "2wBDAQcHBwoIChMKChMoGhYaKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCj/" +
+    "wAARCAAIAAgDASIAAhEBAxEB/8QAFQABAQAAAAAAAAAAAAAAAAAAAAL/xAAUEAEAAAAAAAAAAAAAAAAAAAAA/8QAFAEB" +
+    "AAAAAAAAAAAAAAAAAAAABv/EABQRAQAAAAAAAAAAAAAAAAAAAAD/2gAMAwEAAhEDEQA/AIAGjt//2Q==",
+  "base64",
+);
+
+/** A PNG of random pixels: once stored, its bytes (cleaned, re-encoded) are found nowhere else. */
+export function uniquePng(): Buffer {
+  const png = new PngImage({ width: 16, height: 16 });
+  randomBytes(png.data.length).copy(png.data);
+  for (let at = 3; at < png.data.length; at += 4) png.data[at] = 255;
+  return PngImage.sync.write(png);
+}
 
 /** A private storage directory of its own for a test file (its env for startScenario). */
 export function storageDir(): { dir: string; env: Record<string, string> } {
@@ -37,22 +53,29 @@ export function upload(
 }
 
 /**
- * A document and a photo of `user`'s, each carrying the same random marker, uploaded through
- * `app`: an erasure test then looks for the marker's bytes wherever files are kept.
+ * A document and a photo of `user`'s uploaded through `app`, and a marker of each: a random
+ * tail of the PDF (stored as sent), and the photo's stored bytes (an image is stored cleaned,
+ * so nothing appended to it survives). An erasure test looks for them wherever files are kept.
  */
 export async function uploadMarked(
   app: TestApp,
   user: TestUser,
-): Promise<{ marker: Buffer; ids: string[] }> {
+): Promise<{ markers: Buffer[]; ids: string[] }> {
   const marker = randomBytes(32);
   const ids: string[] = [];
   for (const [bytes, purpose] of [
     [Buffer.concat([PDF, marker]), "REQUIREMENT"],
-    [Buffer.concat([PNG, marker]), "AVATAR"],
+    [uniquePng(), "AVATAR"],
   ] as const) {
     const response = await upload(app, user, bytes, { purpose });
     expect(response.status).toBe(201);
     ids.push(response.body.data.id as string);
   }
-  return { marker, ids };
+  const photo = await app.http().get(`/api/v1/files/${ids[1]}`).set(bearer(user)).buffer(true);
+  expect(photo.status).toBe(200);
+  return { markers: [marker, Buffer.from(photo.body as Buffer)], ids };
 }
+
+/** Whether `bytes` hold any of the markers. */
+export const holdsAny = (bytes: Buffer, markers: Buffer[]) =>
+  markers.some((marker) => bytes.includes(marker));

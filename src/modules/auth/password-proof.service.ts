@@ -16,9 +16,9 @@ export const loginLockKey = (ip: string | null, email: string) => `login|${ip ??
  * paths need, or to change the password. Wrong passwords count toward the login lockout, so
  * a stolen access token cannot be used to guess the password faster than the login form.
  */
-export class CredentialsService {
+export class PasswordProofService {
   constructor(
-    private readonly users: UserRepository,
+    private readonly users: () => UserRepository,
     private readonly sessions: SessionService,
     private readonly hasher: PasswordHasher,
     private readonly mfa: MfaService,
@@ -51,7 +51,7 @@ export class CredentialsService {
     client: ClientInfo,
   ): Promise<void> {
     await this.provePassword(caller, currentPassword, client);
-    const changed = await this.users.changePassword(
+    const changed = await this.users().changePassword(
       caller.id,
       caller.user.passwordHash,
       await this.hasher.hash(password, { client: client.ip ?? "-" }),

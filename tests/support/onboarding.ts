@@ -1,13 +1,5 @@
-import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
-import { parse } from "graphql";
-import { approvedMemberOf, bearer, type TestUser } from "../support/factories";
-import type { TestApp } from "../support/test-app";
-
-/** A GraphQL document of the onboarding tests (kept beside them, not in the shared codegen set). */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers are read loosely, as JSON
-export function gql<R = Record<string, any>>(source: string) {
-  return parse(source) as TypedDocumentNode<R, Record<string, unknown>>;
-}
+import { approvedMemberOf, bearer, type TestUser } from "./factories";
+import type { TestApp } from "./test-app";
 
 export const API = "/api/v1";
 
