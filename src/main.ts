@@ -51,14 +51,16 @@ function readConfig(): Config {
 
 /** One process serving HTTP: the whole service with WORKERS=1, else one cluster worker. */
 async function runService(config: Config, log: Logger, hooks: MainHooks): Promise<void> {
+  // The handlers come first: the port answers before the start is over (the job scheduler starts
+  // once the instance serves), and a signal in between must wait for the start and then drain
+  // what arrived, not end the process by the default action with requests in flight.
+  const signalled = new Promise<string>((resolve) => onStopSignals(resolve, cluster.isWorker));
+
   const connection = await openDatabase(config, log);
   const running = await startServer(config, log, connection);
   log.info({ url: running.url }, "service listening");
 
-  let stopping = false;
   const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
     const force = setTimeout(() => {
       log.error("in-flight requests did not finish in time; exiting");
       process.exit(1);
@@ -70,7 +72,8 @@ async function runService(config: Config, log: Logger, hooks: MainHooks): Promis
     log.info("stopped");
     process.exit(0);
   };
-  onStopSignals((signal) => void shutdown(signal), cluster.isWorker);
+  // Once: a repeated signal resolves the same promise again, which does nothing.
+  void signalled.then(shutdown);
 }
 
 /**
