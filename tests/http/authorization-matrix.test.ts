@@ -29,6 +29,7 @@ import {
   uniqueEmail,
   type TestUser,
 } from "../support/factories";
+import { CurrentUserDocument, MyMembershipsDocument } from "../graphql/generated";
 import { resetTokenIn, verificationCodeIn } from "../support/mailbox";
 import { TEST_JWT_SECRET, type TestApp } from "../support/test-app";
 import { startScenario } from "../support/scenario";
@@ -1381,14 +1382,12 @@ describe("object-level: a MEMBER sees and changes only their own data", () => {
       [alice, bob],
       [bob, alice],
     ]) {
-      const response = await api()
-        .post("/graphql")
-        .set(bearer(me.user))
-        .send({ query: "{ myMemberships { data { id userId } } }" });
-      expect(response.body).toEqual({
-        data: { myMemberships: { data: [{ id: me.recordId, userId: me.user.id }] } },
-      });
-      expect(JSON.stringify(response.body)).not.toContain(other.user.id);
+      const response = await app.graphql(MyMembershipsDocument, {}, me.user.token);
+      expect(response.errors).toBeUndefined();
+      expect(response.data?.myMemberships.data.map(({ id, userId }) => ({ id, userId }))).toEqual([
+        { id: me.recordId, userId: me.user.id },
+      ]);
+      expect(JSON.stringify(response)).not.toContain(other.user.id);
     }
   });
 
@@ -1405,12 +1404,10 @@ describe("object-level: a MEMBER sees and changes only their own data", () => {
         status: 200,
         body: { user: { id: me.user.id, email: me.user.email } },
       });
-      const graphql = await api()
-        .post("/graphql")
-        .set(bearer(me.user))
-        .send({ query: "{ currentUser { user { id email } } }" });
-      expect(graphql.body).toEqual({
-        data: { currentUser: { user: { id: me.user.id, email: me.user.email } } },
+      const graphql = await app.graphql(CurrentUserDocument, {}, me.user.token);
+      expect(graphql.data?.currentUser.user).toMatchObject({
+        id: me.user.id,
+        email: me.user.email,
       });
     }
   });

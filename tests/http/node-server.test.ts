@@ -1,4 +1,5 @@
 import http from "node:http";
+import { OfficesDocument } from "../graphql/generated";
 import { buildUser } from "../support/factories";
 import { startTestApp, type TestApp } from "../support/test-app";
 
@@ -39,13 +40,9 @@ describe("node's requests and responses", () => {
         .get("/api/v1/offices")
         .set("authorization", `Bearer ${user.token}`);
       expect(rest.status).toBe(200);
-      const graphql = await app
-        .http()
-        .post("/graphql")
-        .set("authorization", `Bearer ${user.token}`)
-        .send({ query: "{ offices { pagination { totalCount } } }" });
+      const graphql = await app.graphql(OfficesDocument, {}, user.token);
       expect(graphql.status).toBe(200);
-      expect(graphql.body.data.offices.pagination.totalCount).toEqual(expect.any(Number));
+      expect(graphql.data?.offices.pagination.totalCount).toEqual(expect.any(Number));
       const missing = await app.http().get("/api/v1/no-such-path");
       expect(missing.status).toBe(404);
     });

@@ -7,6 +7,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { generate } from "otplib";
+import { LoginDocument } from "../graphql/generated";
 import { bearer, buildUser, minimalApplication, TEST_PASSWORD } from "../support/factories";
 import { findSecretsInLine, findSecretsInLogs } from "../support/log-secrets";
 import { resetTokenIn } from "../support/mailbox";
@@ -56,13 +57,7 @@ async function driveEverySecretFlow(): Promise<void> {
   await http()
     .post(`/api/v1/auth/reset-password?token=${encodeURIComponent(resetTokenIn(mail))}`)
     .send({ password: NEW_PASSWORD, confirmPassword: NEW_PASSWORD });
-  await http()
-    .post("/graphql")
-    .set(bearer(user))
-    .send({
-      query: 'mutation ($p: String!) { login(email: "x@example.org", password: $p) { code } }',
-      variables: { p: TEST_PASSWORD },
-    });
+  await app.graphql(LoginDocument, { email: "x@example.org", password: TEST_PASSWORD }, user.token);
 }
 
 test("the scanner recognises each kind of secret it looks for", () => {

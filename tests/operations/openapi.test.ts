@@ -4,6 +4,7 @@ import { MEMBER_EXPORT_PATH } from "../../src/http/member-export";
 import { restRoutes } from "../../src/graphql/rest-route";
 import { buildAppSchemaSync } from "../../src/graphql/schema";
 import { CSV_HEADER } from "../../src/modules/members/member-csv";
+import { BranchServicesDocument } from "../graphql/generated";
 import { bearer, buildAdmin, buildUser } from "../support/factories";
 import { startTestApp, type TestApp } from "../support/test-app";
 
@@ -406,7 +407,7 @@ describe("explorers served from local files", () => {
         200,
       ]);
     }
-    const api = await app.http().post("/graphql").send({ query: "{ branchServices { code } }" });
-    expect(api.body).toEqual({ data: { branchServices: { code: "OK" } } });
+    const api = await app.graphql(BranchServicesDocument);
+    expect(api.data?.branchServices.code).toBe("OK");
   });
 });
