@@ -1,3 +1,4 @@
+import type { CommandStartedEvent } from "mongodb";
 import { approvedMemberOf, bearer, buildBranchService, buildOffice } from "../support/factories";
 import { rawDb } from "../support/raw-db";
 import { startScenario } from "../support/scenario";
@@ -43,6 +44,30 @@ describe("public cached reads", () => {
       expect(again.headers.etag).toBe(etag);
       expect(again.headers["cache-control"]).toBe("public, max-age=60");
     }
+  });
+
+  it("answers a revalidation before looking at the caller: a 304 reads no account or session", async () => {
+    const url = `/api/v1/branch-service/${branchId}`;
+    const etag = (await app.http().get(url)).headers.etag;
+    const readsOfCallers = async (ifNoneMatch?: string) => {
+      const seen: string[] = [];
+      const listen = ({ commandName, command }: CommandStartedEvent) => {
+        const collection = String(command[commandName]);
+        if (collection === "users" || collection === "sessions") seen.push(collection);
+      };
+      const client = app.connection.getClient();
+      client.on("commandStarted", listen);
+      try {
+        const request = app.http().get(url).set(bearer(admin));
+        const response = await (ifNoneMatch ? request.set("if-none-match", ifNoneMatch) : request);
+        return { status: response.status, reads: [...new Set(seen)].sort() };
+      } finally {
+        client.off("commandStarted", listen);
+      }
+    };
+    // A 200 with the same token looks the caller up; the 304 before it does not.
+    expect(await readsOfCallers()).toEqual({ status: 200, reads: ["sessions", "users"] });
+    expect(await readsOfCallers(etag)).toEqual({ status: 304, reads: [] });
   });
 
   it("answers 200 with a new ETag once the record changed", async () => {

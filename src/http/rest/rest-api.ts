@@ -136,7 +136,15 @@ export function createRestApi(options: RestApiOptions) {
     const chain = hasBody(route)
       ? [...jsonBody(options.bodyLimitBytes, true), gate]
       : route.publicCache
-        ? [publicRead, gate, ...(sources ? [revalidate(route, sources, options)] : [])]
+        ? sources
+          ? // A revalidation is answered before the caller is looked at: the answer is everyone's.
+            [
+              publicRead,
+              argumentCheck(route, options.buildContext),
+              revalidate(route, sources, options),
+              gate,
+            ]
+          : [publicRead, gate]
         : [gate];
     const sofaRun = runSofa(route.publicCache !== undefined);
     const run = route.aliasOf ? runAs(route.aliasOf.path, sofaRun) : sofaRun;
@@ -174,7 +182,8 @@ function runAs(path: string, runSofa: RequestHandler): RequestHandler {
  * the ETag is made of the operation, its checked arguments and the sources' change stamps,
  * read BEFORE the operation, so a write racing the read can only cost an extra 200 (new data
  * under the old stamps), never a 304 over an answer that changed. After the rate limit and the
- * argument check, so a 304 is counted and a bad argument is still a 400.
+ * argument check, so a 304 is counted and a bad argument is still a 400; before the caller's
+ * context, which a public answer does not depend on and a 304 need not pay for.
  */
 function revalidate(
   route: RestRoute,
@@ -201,17 +210,34 @@ function revalidate(
  */
 function restGate(route: RestRoute, buildContext: BuildContext): RequestHandler {
   return async (req, res, next) => {
+    const locals = res.locals as { variables?: RawArguments };
+    locals.variables ??= await checkedArguments(route, req, res, buildContext);
     const context: RestContext = await buildContext(req, res);
-    try {
-      const variables = checkArguments(route.field.args, collectArguments(route, req));
-      context[CHECKED_CALL] = { route, variables };
-      res.locals.variables = variables;
-    } catch (error) {
-      assertFieldAccess(context, route.field);
-      throw error;
-    }
+    context[CHECKED_CALL] = { route, variables: locals.variables };
     next();
   };
+}
+
+/** The gate's argument check alone, for a public read that may answer 304 before the rest. */
+function argumentCheck(route: RestRoute, buildContext: BuildContext): RequestHandler {
+  return async (req, res, next) => {
+    res.locals.variables = await checkedArguments(route, req, res, buildContext);
+    next();
+  };
+}
+
+async function checkedArguments(
+  route: RestRoute,
+  req: Request,
+  res: Response,
+  buildContext: BuildContext,
+): Promise<RawArguments> {
+  try {
+    return checkArguments(route.field.args, collectArguments(route, req));
+  } catch (error) {
+    assertFieldAccess(await buildContext(req, res), route.field);
+    throw error;
+  }
 }
 
 const hasBody = (route: RestRoute) => ["POST", "PUT", "PATCH"].includes(route.method);
