@@ -94,7 +94,7 @@ export interface OrganisationDefaults {
 export const DEFAULT_ORGANISATION_NAME =
   "Pearl of the Orient International Auxiliary Chaplain Values Educators Inc.";
 
-/** Contract section 10: uploaded files, their storage and their links. */
+/** Uploaded files, their storage and their links. */
 export interface FileConfig {
   /** FILE_STORAGE_URL (or the contract's STORAGE_URL): `file://<dir>` or `s3://<bucket>`; absent: `<DATA_DIR>/files`. */
   storageUrl?: string;
@@ -130,7 +130,7 @@ export const DEFAULT_HEADQUARTERS: Headquarters = {
   longitude: 121.0437,
 };
 
-/** Contract §4 limits; every one can be tuned per deployment. */
+/** The request, sign-in and public-read limits; every one can be tuned per deployment. */
 export interface RateLimitConfig {
   /** All requests per client IP per minute. */
   perMinute: number;

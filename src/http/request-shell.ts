@@ -55,7 +55,7 @@ export function useRequestShell(
 }
 
 /**
- * Contract §4: every client IP gets RATE_LIMIT_PER_MINUTE requests across both mounts. The
+ * Every client IP gets RATE_LIMIT_PER_MINUTE requests across both mounts. The
  * health probe is exempt so a load balancer never sees an instance as down for being busy.
  */
 function requestRateLimit(services: Services): RequestHandler {

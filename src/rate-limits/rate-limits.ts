@@ -40,10 +40,10 @@ const DISCONNECT_TIMEOUT_MS = 200;
 const WARN_INTERVAL_MS = 60_000;
 
 /**
- * Contract §4 rate limits. In memory by default; with a Redis URL the counters are shared by
- * every instance using the same keyPrefix, and each limiter falls back to an in-memory twin
- * while Redis is unreachable, so an outage loosens limits to per-instance instead of failing
- * requests.
+ * The rate limits (README.md, "Configuration"). In memory by default; with a Redis URL the
+ * counters are shared by every instance using the same keyPrefix, and each limiter falls back to
+ * an in-memory twin while Redis is unreachable, so an outage loosens limits to per-instance
+ * instead of failing requests.
  */
 export class RateLimits {
   private readonly storeFailures: ThrottledWarning;

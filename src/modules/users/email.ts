@@ -3,7 +3,7 @@ import { registerDecorator, type ValidationOptions } from "class-validator";
 const EMAIL_MAX = 254;
 const EMAIL_SHAPE = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
 
-/** Contract §3: emails are trimmed and lower-cased before storage and comparison. */
+/** Emails are trimmed and lower-cased before storage and comparison, so one address is one account. */
 export function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();
 }
