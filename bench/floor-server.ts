@@ -84,7 +84,7 @@ export function createFloorApp(services: Services, config: Config, log: Logger):
   const directoryReads = new SharedReads();
   app.get("/members/public/directory-locations", async (req, res) => {
     await services.rateLimits.consumePublicRead(req.ip ?? "unknown");
-    const version = await services.changeStamps.version(["members"], new Date());
+    const version = await services.changeStamps.version(["members"]);
     const etag = versionEtag("directoryLocations", {}, version);
     if (matchesIfNoneMatch(req.headers["if-none-match"], etag)) {
       sendNotModified(res, etag);

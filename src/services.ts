@@ -282,7 +282,8 @@ export function createServices(
       ...reports.services,
       ...privacy.services,
       rateLimits,
-      changeStamps: new ChangeStamps(connection),
+      // News's clock: a post's scheduled time comes for its version when it comes for the post.
+      changeStamps: new ChangeStamps(connection, () => clock.unshifted().now()),
       health: { databaseUp: () => isDatabaseUp(connection) },
     },
     /** Every module's collections, and the scheduler's, whose indexes are built at start. */

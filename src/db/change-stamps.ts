@@ -167,14 +167,18 @@ interface RememberedVersion {
 export class ChangeStamps {
   private readonly remembered = new Map<string, RememberedVersion>();
 
-  constructor(private readonly connection: Connection) {
+  constructor(
+    private readonly connection: Connection,
+    /** The service's time, so a scheduled post's due time passes when the service says it has. */
+    private readonly clock: () => Date = () => new Date(),
+  ) {
     // Declared as a model so the collection's queries are known to be served by `_id`.
     if (!connection.models.ChangeStamp)
       connection.model<StampRecord>("ChangeStamp", changeStampSchema, CHANGE_STAMPS);
   }
 
   /** The sources' version as of `now`, read at most VERSION_MAX_AGE_MS earlier (see above). */
-  version(names: readonly StampedSource[], now: Date): Promise<string> {
+  version(names: readonly StampedSource[], now: Date = this.clock()): Promise<string> {
     const key = names.join("|");
     const at = now.getTime();
     const bumps = localBumpsOf(this.connection);

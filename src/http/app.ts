@@ -55,7 +55,7 @@ export async function createApp(
     exposeErrorDetail,
     bodyLimitBytes: config.bodyLimitBytes,
     consumePublicRead: (ip) => services.rateLimits.consumePublicRead(ip),
-    publicVersion: (sources, now) => services.changeStamps.version(sources, now),
+    publicVersion: (sources) => services.changeStamps.version(sources),
   });
   describeMemberExport(rest.openApi);
   describeReportCsv(rest.openApi);

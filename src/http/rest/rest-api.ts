@@ -48,8 +48,8 @@ export interface RestApiOptions {
   bodyLimitBytes: number;
   /** Takes one request of the caller's IP from the public-read bucket (RateLimits). */
   consumePublicRead: (ip: string) => Promise<void>;
-  /** The version of the named collections as of `now` (ChangeStamps.version). */
-  publicVersion: (sources: readonly StampedSource[], now: Date) => Promise<string>;
+  /** The version of the named collections as of the service's now (ChangeStamps.version). */
+  publicVersion: (sources: readonly StampedSource[]) => Promise<string>;
 }
 
 /** What the gate checked for this request, kept on its context for the execute step. */
@@ -192,7 +192,7 @@ function revalidate(
 ): RequestHandler {
   return async (req, res, next) => {
     const { variables } = res.locals as { variables: RawArguments };
-    const version = await options.publicVersion(sources, new Date());
+    const version = await options.publicVersion(sources);
     const etag = versionEtag(route.operation, variables, version);
     if (matchesIfNoneMatch(req.headers["if-none-match"], etag)) {
       sendNotModified(res, etag);
