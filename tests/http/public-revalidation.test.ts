@@ -67,26 +67,35 @@ describe("the directory", () => {
     const { app, admin } = scenario();
     await approvedMemberOf(app, admin, { region: "Caraga" });
     await etagOf(app, DIRECTORY);
-    const aggregates: CommandStartedEvent[] = [];
     const client = rawDb(app).connection.getClient();
-    const listener = (event: CommandStartedEvent) => {
-      if (event.commandName === "aggregate" && event.command.aggregate === "members")
-        aggregates.push(event);
-    };
-    client.on("commandStarted", listener);
     const readers = 20;
-    let answers;
-    try {
-      answers = await Promise.all(Array.from({ length: readers }, () => get(app, DIRECTORY)));
-    } finally {
-      client.off("commandStarted", listener);
-    }
-    expect(answers.map((answer) => answer.status)).toEqual(Array(readers).fill(200));
-    expect(new Set(answers.map((answer) => answer.text)).size).toBe(1);
-    expect(new Set(answers.map((answer) => answer.headers.etag)).size).toBe(1);
+    const burst = async () => {
+      let aggregates = 0;
+      const listener = (event: CommandStartedEvent) => {
+        if (event.commandName === "aggregate" && event.command.aggregate === "members")
+          aggregates += 1;
+      };
+      client.on("commandStarted", listener);
+      try {
+        const answers = await Promise.all(
+          Array.from({ length: readers }, () => get(app, DIRECTORY)),
+        );
+        expect(answers.map((answer) => answer.status)).toEqual(Array(readers).fill(200));
+        expect(new Set(answers.map((answer) => answer.text)).size).toBe(1);
+        expect(new Set(answers.map((answer) => answer.headers.etag)).size).toBe(1);
+        return aggregates;
+      } finally {
+        client.off("commandStarted", listener);
+      }
+    };
     // Each reader alone would run its own: readers that came while a run was going shared it.
-    expect(aggregates.length).toBeGreaterThanOrEqual(1);
-    expect(aggregates.length).toBeLessThan(readers);
+    // A loaded machine can spread one burst's arrivals past a short run, so up to three bursts
+    // are sent; without sharing every one of them would run an aggregation per reader.
+    const runs: number[] = [];
+    do runs.push(await burst());
+    while (runs.length < 3 && runs.at(-1)! >= readers);
+    expect(Math.min(...runs)).toBeGreaterThanOrEqual(1);
+    expect(Math.min(...runs)).toBeLessThan(readers);
   });
 
   it("answers 200 with the new counts after an approval, an archive and an erasure", async () => {
@@ -234,7 +243,8 @@ describe("news", () => {
     expect(post.status).toBe(201);
     const etag = await etagOf(app, NEWS);
     expect(ids((await get(app, NEWS)).body)).not.toContain(post.body.data.id);
-    await new Promise((resolve) => setTimeout(resolve, 1600));
+    // The service's clock, not a sleep: the post and its version both follow it.
+    app.internals.clock.advance(2);
     const after = await get(app, NEWS, etag);
     expect(after.status).toBe(200);
     expect(ids(after.body)).toContain(post.body.data.id);
