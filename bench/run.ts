@@ -10,7 +10,7 @@
  * the test suite, which checks that the harness works, not how fast anything is.
  * --only=<text>: printed, not written to docs/performance.md, for trying a change quickly:
  * `members` the member reads at every count, `page` the member page against the driver alone,
- * `report` office reports against their aggregations through the driver (bench/report-vs-driver.ts),
+ * `report` office reports against their aggregations through the driver (bench/driver-alone.ts),
  * `storm` the login storm, `burst` 20 sign-ins at once against cores ÷ one hash's time
  * (through REST and through the floor), `files` uploads (bench/uploads.ts), anything else the
  * read scenarios whose name contains it
@@ -26,11 +26,10 @@ import { startEngine, type DevEngine as Engine } from "../tools/dev-db/engine";
 import { openSession } from "./client";
 import { sampleCollections } from "./collection-stats";
 import { databaseOf, ensureDatasets, removeRunLeftovers } from "./dataset";
-import { measurePageVsDriver } from "./driver-alone";
+import { logReportsVsDriver, measurePageVsDriver, type ServiceTarget } from "./driver-alone";
 import { measure } from "./load";
 import { measureMemberReads } from "./member-reads";
 import { log, parseBenchArguments, type BenchOptions } from "./options";
-import { logReportsVsDriver } from "./report-vs-driver";
 import { childPid, childResidentMb, cpuMicros, residentMb } from "./processes";
 import { keepHandWritten, renderReport } from "./report";
 import type { ReportInput, SizeResult } from "./report-input";
@@ -135,17 +134,23 @@ async function burstAt({ engine, service, session, members, options }: At) {
   return b;
 }
 
+/** The service at `at`, for what builds its services in this process. */
+const targetOf = ({ engine, members, service, session }: At): ServiceTarget => ({
+  uri: engine.uri,
+  env: serviceEnv(engine, members),
+  url: service.url,
+  token: session.adminToken,
+});
+
 /** GET /members?page=N, 5 % into the list, against its queries through the driver alone. */
-async function pageAt({ engine, service, session, members, options }: At) {
-  const page = await measurePageVsDriver({
-    uri: engine.uri,
-    env: serviceEnv(engine, members),
-    url: service.url,
-    token: session.adminToken,
-    page: Math.max(2, Math.round(members * 0.005)),
-    turns: options.pageTurns,
-    perTurn: options.pagesPerTurn,
-  });
+async function pageAt(at: At) {
+  const { members, options } = at;
+  const page = await measurePageVsDriver(
+    targetOf(at),
+    Math.max(2, Math.round(members * 0.005)),
+    options.pageTurns,
+    options.pagesPerTurn,
+  );
   log(`member page: ${page.ratio.toFixed(2)} × the driver alone (${page.queries.join(" / ")})`);
   return page;
 }
@@ -231,16 +236,7 @@ async function quickRun(options: BenchOptions): Promise<void> {
         } else if (options.only === "page") await pageAt(at);
         else if (options.only === "storm") await loginStorm(at.session, options);
         else if (options.only === "burst") await burstAt(at);
-        else if (options.only === "report")
-          await logReportsVsDriver(
-            {
-              uri: at.engine.uri,
-              env: serviceEnv(at.engine, at.members),
-              url: at.service.url,
-              token: at.session.adminToken,
-            },
-            log,
-          );
+        else if (options.only === "report") await logReportsVsDriver(targetOf(at));
         else if (options.only === "files")
           await measureUploads(at.session, at.service.child.pid!, log);
         else await readSuite(at.session, options, () => cpuMicros(at.service.child.pid!));
