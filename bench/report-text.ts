@@ -1,12 +1,20 @@
+/** The report's sections below the targets, each from what a run measured. */
 import os from "node:os";
 import type { PageVsDriver } from "./driver-alone";
 import { MEMBER_READS, type MemberReadKey } from "./member-reads";
-import type { ReportInput, SizeResult } from "./report-input";
-import { ceilingText, fixed } from "./report-sections";
 import type { BenchOptions } from "./options";
-import { MEMBER_READ_P95_TARGET_MS } from "./targets";
-
-const count = (members: number) => Math.round(members).toLocaleString("en");
+import type { ReportInput, SizeResult } from "./report-input";
+import type { BurstResult, BurstSide } from "./sign-in-burst";
+import {
+  ceilingText,
+  count,
+  fixed,
+  MEMBER_READ_P95_TARGET_MS,
+  ms,
+  msPer,
+  ratioText,
+  type ApolloAlone,
+} from "./report-sections";
 
 export function loadLine(options: BenchOptions): string {
   const target = count(options.targetSize);
@@ -48,9 +56,7 @@ export function readingTheNumbers(input: ReportInput): string[] {
 
 /** The slowest p95 of the member reads at a size. */
 const slowest = (size: SizeResult) =>
-  Math.max(
-    ...(Object.keys(size.reads) as MemberReadKey[]).map((key) => size.reads[key].result.p95),
-  );
+  Math.max(...Object.values(size.reads).map((read) => read.result.p95));
 
 /**
  * The member count at which the slowest member read's p95 reaches the target, on a straight
@@ -101,9 +107,8 @@ export function bySizeSection(input: ReportInput): string[] {
 
 export function pageSection(page: PageVsDriver): string[] {
   const row = (name: string, result: PageVsDriver["service"]) =>
-    `| ${name} | ${result.total} | ${fixed(1000 / Math.max(result.requestsPerSecond, 1e-9), 1)} | ${result.p50} | ${result.p95} | ${Math.round(result.max)} |`;
-  const serviceMs = 1000 / Math.max(page.service.requestsPerSecond, 1e-9);
-  const driverMs = 1000 / Math.max(page.driver.requestsPerSecond, 1e-9);
+    `| ${name} | ${result.total} | ${fixed(msPer(result), 1)} | ${result.p50} | ${result.p95} | ${Math.round(result.max)} |`;
+  const [serviceMs, driverMs] = [msPer(page.service), msPer(page.driver)];
   return [
     "",
     "## A member page against the driver alone",
@@ -123,4 +128,59 @@ export function pageSection(page: PageVsDriver): string[] {
       ? `The service adds ${fixed(serviceMs - driverMs, 1)} ms a page (HTTP, its account and session read by \`_id\`, Sofa and GraphQL execution, mongoose and presenting): ${ceilingText(page.ratio)} × the driver alone.`
       : `The service's pages took ${fixed(driverMs - serviceMs, 1)} ms less than the driver's (${ceilingText(page.ratio)} ×): what the service adds (HTTP, its account and session read by \`_id\`, Sofa and GraphQL execution, mongoose and presenting) is within how much the engine's own time varied from turn to turn.`,
   ];
+}
+
+/** The bursts' section: each count, REST and the floor, and where their CPU went. */
+export function burstSection(sizes: SizeResult[]): string[] {
+  const bursts = sizes.filter((size) => size.burst);
+  if (bursts.length === 0) return [];
+  const row = (members: number, b: BurstResult, route: string, side: BurstSide) =>
+    `| ${count(members)} | ${route} | ${side.answered} of ${b.count} | ${fixed(side.seconds)} s | ${fixed(side.perSecond)} | ${ms(b.hashMs)} | ${fixed(b.bound)} | ${fixed(side.share)} | ${ms(side.serviceCpuMs)} | ${ms(side.engineCpuMs)} |`;
+  return [
+    "",
+    "## Sign-in bursts",
+    "",
+    "A burst sends its sign-ins at once for one demo member, each on a connection of its own,",
+    "after one unmeasured sign-in (bench/sign-in-burst.ts); then the same burst goes to the",
+    "hand-written floor's POST /auth/login, which makes the same AuthService call and reads the",
+    "same member profile without Sofa or GraphQL. One bcryptjs hash at the service's cost is",
+    "timed in the benchmark's process before and after (their mean); cores ÷ that time is what",
+    "the machine allows when every core hashes. The CPU columns are per answered sign-in, from",
+    "/proc: the service's process (its hashing threads included) and the engine's.",
+    "",
+    "| Members | Route | Answered | Time | Sign-ins/s | One hash | Cores ÷ hash | Share | Service CPU | Engine CPU |",
+    "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ...bursts.flatMap((size) => {
+      const b = size.burst!;
+      return [row(size.members, b, "REST", b.rest), row(size.members, b, "floor", b.floor)];
+    }),
+  ];
+}
+
+export function apolloAloneSection(each: (ApolloAlone | undefined)[]): string[] {
+  if (each.every((one) => one === undefined)) return [];
+  const us = (value: number) => String(Math.round(value));
+  const lines = [
+    "",
+    "## What Apollo alone costs",
+    "",
+    "Beside the floor, on its port and behind the same request shell (bench/apollo-alone.ts): the",
+    "service's own Apollo set-up (`createGraphqlServer`: the same plugins, limits, error",
+    "formatting and context builder) over a one-field schema whose resolver returns a constant,",
+    "and an express route that reads the same JSON body and answers the same JSON. Their rows are",
+    'in the table above ("Apollo alone"); they take turns like a ratio group. The times are the',
+    "service process's CPU time per answer over a scenario's turns (/proc), all four in that one",
+    "process. What Apollo alone adds is its pipeline and GraphQL execution with no service work",
+    "behind them; the last but one column puts only that on top of the floor.",
+    "",
+    "| Run | Floor, title by id | /graphql, title by id | /graphql adds | express alone | Apollo alone | Apollo adds | Floor ÷ (floor + Apollo's addition) | /graphql × floor, measured |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+  ];
+  each.forEach((one, index) => {
+    if (one)
+      lines.push(
+        `| ${index + 1} | ${us(one.floorUs)} µs | ${us(one.graphqlUs)} µs | ${us(one.graphqlUs - one.floorUs)} µs | ${us(one.expressUs)} µs | ${us(one.apolloUs)} µs | ${us(one.apolloUs - one.expressUs)} µs | ${ratioText(one.onlyApollo)} | ${ratioText(one.graphqlRatio)} |`,
+      );
+  });
+  return lines;
 }
