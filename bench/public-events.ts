@@ -6,7 +6,7 @@
 import type { Db } from "mongodb";
 import { searchableText } from "../src/db/search-text";
 import { uuidv7 } from "../src/db/uuid";
-import { currentEtag, type Scenario, type Session } from "./scenario";
+import { get, revalidated, type Scenario } from "./scenario";
 
 /** Events in the benchmark's database: a few years of an active organisation's calendar. */
 const BENCH_EVENTS = 2_000;
@@ -58,32 +58,25 @@ async function seedEvents(db: Db): Promise<void> {
   if (records.length > 0) await events.insertMany(records);
 }
 
-const restUrl = (session: Session) => `${session.baseUrl}/api/v1${EVENTS_QUERY}`;
 const common = { group: "public events", audience: "public", seed: seedEvents } as const;
 
-/** Taking turns, so that the REST/floor and 304/200 ratios compare loads under one drift. */
 export const PUBLIC_EVENT_SCENARIOS: Scenario[] = [
   {
     ...common,
     name: "GET /events/public",
     via: "REST",
-    spec: (session, connections) => ({ url: restUrl(session), connections }),
+    spec: get(EVENTS_QUERY, { anonymous: true }),
   },
   {
     ...common,
     name: "GET /events/public (hand-written)",
     via: "floor",
-    spec: (session, connections) => ({ url: `${session.floorUrl}${EVENTS_QUERY}`, connections }),
+    spec: get(EVENTS_QUERY, { floor: true, anonymous: true }),
   },
   {
     ...common,
     name: "GET /events/public with If-None-Match (304)",
     via: "REST",
-    spec: async (session, connections) => ({
-      url: restUrl(session),
-      headers: { "if-none-match": await currentEtag(restUrl(session)) },
-      connections,
-      expectedStatus: 304,
-    }),
+    spec: revalidated(EVENTS_QUERY),
   },
 ];

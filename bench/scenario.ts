@@ -1,7 +1,6 @@
 /**
- * What a scenario of the read suite is, and the helpers to write one. A scenario is a load
- * (load.ts) built against the running service; a new one is a file exporting its scenarios and
- * one line in the registry, bench/scenarios.ts.
+ * What a scenario of the read suite is, and the helpers to write one: a load (load.ts) built
+ * against the running service, listed in the registry, bench/scenarios.ts.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -16,10 +15,10 @@ export interface Session {
   floorUrl: string;
   adminToken: string;
   memberToken: string;
-  /** A demo member's address: sign-ins use it (bcrypt cost 12, as seeded). */
+  /** A demo member's address, for sign-ins (bcrypt cost 12, as seeded). */
   memberEmail: string;
   officeId: string;
-  /** Several surname prefixes, for the search latency target (a different search each time). */
+  /** Several surname prefixes, so that each search differs. */
   searchTerms: string[];
   /** A 1 MiB PDF's signed link on the service, and its storage key (the file floor's path). */
   fileLink: string;
@@ -29,23 +28,19 @@ export interface Session {
 export interface Scenario {
   name: string;
   via: "REST" | "GraphQL" | "floor";
-  /**
-   * Scenarios of one group, next to each other in the registry, take turns and are compared
-   * with each other (ratios to the one `via: "floor"`).
-   */
+  /** Scenarios of one group, next to each other, take turns; ratios are to its floor. */
   group?: string;
   /** Anonymous public pages run at BenchOptions.publicConnections, the rest at `connections`. */
   audience?: "public";
   /**
-   * Writes what the scenario reads beyond the seeded demo data into the target count's
-   * database, before its service starts; it must leave a database that has it as it is.
+   * Writes what the scenario reads beyond the demo data into the target count's database,
+   * before its service starts; it must leave a database that has it as it is.
    */
   seed?: (db: Db) => Promise<void>;
   /** The load, made when it is about to run (so it may ask the service first, e.g. an ETag). */
   spec: (session: Session, connections: number) => LoadSpec | Promise<LoadSpec>;
 }
 
-/** The concurrency a scenario runs at. */
 export const connectionsOf = (
   scenario: Scenario,
   options: { connections: number; publicConnections: number },
@@ -53,13 +48,24 @@ export const connectionsOf = (
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
-/** GET `path` under /api/v1 (`:officeId` filled in) with the token `token` picks. */
-export function rest(path: string, token: (s: Session) => string) {
+/** GET `path` (`:officeId` filled in) under /api/v1, or on the floor; as the member unless public. */
+export function get(path: string, { floor = false, anonymous = false } = {}) {
   return (session: Session, connections: number): LoadSpec => ({
-    url: `${session.baseUrl}/api/v1${path.replace(":officeId", session.officeId)}`,
-    headers: bearer(token(session)),
+    url: `${floor ? session.floorUrl : `${session.baseUrl}/api/v1`}${path.replace(":officeId", session.officeId)}`,
+    ...(anonymous ? {} : { headers: bearer(session.memberToken) }),
     connections,
   });
+}
+
+/** An anonymous GET of `path` under /api/v1 with the ETag it has now: every answer a 304. */
+export function revalidated(path: string) {
+  return async (session: Session, connections: number): Promise<LoadSpec> => {
+    const url = `${session.baseUrl}/api/v1${path}`;
+    const response = await fetch(url);
+    const etag = response.headers.get("etag");
+    if (response.status !== 200 || !etag) throw new Error(`${url}: ${response.status}, no ETag`);
+    return { url, headers: { "if-none-match": etag }, connections, expectedStatus: 304 };
+  };
 }
 
 const schema = buildSchema(
@@ -67,14 +73,10 @@ const schema = buildSchema(
 );
 
 /**
- * POST /graphql of the root query `field`, selected as Sofa itself selects it for REST (every
- * field of the result, one level of circular references), so both interfaces read the same.
+ * POST /graphql of the root query `field` as the member, selected as Sofa selects it for REST
+ * (every field, one level of circular references), so both interfaces read the same.
  */
-export function graphql(
-  field: string,
-  variables: (s: Session) => object,
-  token: (s: Session) => string,
-) {
+export function graphql(field: string, variables: (s: Session) => object = () => ({})) {
   const query = print(
     buildOperationNodeForField({
       schema,
@@ -86,16 +88,8 @@ export function graphql(
   return (session: Session, connections: number): LoadSpec => ({
     url: `${session.baseUrl}/graphql`,
     method: "POST",
-    headers: bearer(token(session)),
+    headers: bearer(session.memberToken),
     body: JSON.stringify({ query, variables: variables(session) }),
     connections,
   });
-}
-
-/** The ETag `url` answers with now, for a revalidating (If-None-Match, 304) scenario. */
-export async function currentEtag(url: string): Promise<string> {
-  const response = await fetch(url);
-  const etag = response.headers.get("etag");
-  if (response.status !== 200 || !etag) throw new Error(`${url}: ${response.status}, no ETag`);
-  return etag;
 }
