@@ -1,14 +1,12 @@
 /**
- * What Apollo Server costs by itself on this machine, measured beside the floor: the service's
- * own Apollo set-up (createGraphqlServer: the same plugins, limits, error formatting and
- * context builder) over a one-field schema whose resolver returns a constant,
- * against an express route that reads the same JSON body and answers the same JSON. Whatever
- * separates the two is Apollo's pipeline and GraphQL execution, with no service work behind
- * either: the part of what /graphql adds over the floor that is Apollo's own.
+ * What Apollo Server costs by itself, beside the floor: the service's own Apollo set-up
+ * (createGraphqlServer, the same plugins, limits and context builder) over a one-field schema
+ * whose resolver returns a constant, against an express route that reads the same JSON body and
+ * answers the same JSON. What separates the two is Apollo's pipeline and GraphQL execution.
  */
 import { expressMiddleware } from "@as-integrations/express5";
 import express from "express";
-import { buildSchema, type GraphQLSchema } from "graphql";
+import { buildSchema } from "graphql";
 import type { Config } from "../src/config";
 import { createContextBuilder } from "../src/graphql/context";
 import { createGraphqlServer } from "../src/graphql/graphql-server";
@@ -33,17 +31,14 @@ const OFFICE = {
   updatedAt: "2026-03-17T14:05:00.000Z",
 };
 
-function constantSchema(): GraphQLSchema {
-  const schema = buildSchema(`
-    type Office {
-      id: ID! name: String! level: String! description: String maxSlots: Int
-      activeHolders: Int! createdAt: String! updatedAt: String!
-    }
-    type Query { office(id: ID!): Office }
-  `);
-  schema.getQueryType()!.getFields().office.resolve = () => OFFICE;
-  return schema;
-}
+const schema = buildSchema(`
+  type Office {
+    id: ID! name: String! level: String! description: String maxSlots: Int
+    activeHolders: Int! createdAt: String! updatedAt: String!
+  }
+  type Query { office(id: ID!): Office }
+`);
+schema.getQueryType()!.getFields().office.resolve = () => OFFICE;
 
 /** Both routes, to be mounted on the floor's app (behind the same request shell). */
 export async function createApolloAlone(
@@ -51,12 +46,7 @@ export async function createApolloAlone(
   config: Config,
   log: Logger,
 ): Promise<express.Router> {
-  const schema = constantSchema();
-  const graphql = createGraphqlServer({
-    schema,
-    introspection: false,
-    exposeErrorDetail: false,
-  });
+  const graphql = createGraphqlServer({ schema, introspection: false, exposeErrorDetail: false });
   await graphql.start();
   const buildContext = createContextBuilder(services, log, { secureCookies: false });
   const router = express.Router();
