@@ -9,10 +9,10 @@ import {
   ceilingText,
   count,
   fixed,
-  MEMBER_READ_P95_TARGET_MS,
   ms,
   msPer,
   ratioText,
+  TARGET,
   type ApolloAlone,
 } from "./report-sections";
 
@@ -27,30 +27,12 @@ export function loadLine(options: BenchOptions): string {
 }
 
 export function readingTheNumbers(input: ReportInput): string[] {
-  const engine =
-    input.engine === "ferretdb"
-      ? [
-          "The development engine, FerretDB v1 on SQLite, uses no index but `_id` (an `_id`, an `_id $in`",
-          "or an `_id` beside other conditions, with the install's patches): every other query reads",
-          "and decodes every document of its collection from its stored JSON, filters it, and sorts",
-          "what matches in memory. So member lists, searches and GET /users grow in step with the",
-          'membership (table "By member count"), and the engine, not the service, takes the time',
-          '(section "A member page against the driver alone"). On MongoDB the same queries walk the',
-          'declared indexes (section "Capacity plan for MongoDB"): a page reads its skip + 10 index',
-          "keys and 10 documents, a count reads index keys only.",
-        ]
-      : [`The engine was ${input.engine}.`];
   return [
-    "Reading the numbers: every request reads the database (the signed-in account and session by",
-    "`_id`, then what the route needs) and nothing of a collection is kept in the service. A member",
-    "page is four queries: the page (find, sort, skip, limit) and its count, then its accounts and",
-    "its branches of service by `_id`.",
-    ...engine,
-    "Office titles are a few hundred documents, read with the appointments' lapsed-terms query",
-    "first: on this engine those reads are bound by the engine too, so their ratios to the floor",
-    "move with it; the service's CPU per answer (beside the ratios, and in \"What Apollo alone",
-    'costs") shows what the interfaces add. The engine, the service and the load generator',
-    "share the machine's cores.",
+    "Reading the numbers: every request reads the database (the signed-in account and session by `_id`, then what the route needs) and nothing of a collection is kept in the service. A member page is four queries: the page (find, sort, skip, limit) and its count, then its accounts and its branches of service by `_id`.",
+    input.engine === "ferretdb"
+      ? 'The development engine, FerretDB v1 on SQLite, uses no index but `_id` (an `_id`, an `_id $in` or an `_id` beside other conditions, with the install\'s patches): every other query reads and decodes every document of its collection from its stored JSON, filters it, and sorts what matches in memory. So member lists, searches and GET /users grow in step with the membership (table "By member count"), and the engine, not the service, takes the time (section "A member page against the driver alone"). On MongoDB the same queries walk the declared indexes (section "Capacity plan for MongoDB"): a page reads its skip + 10 index keys and 10 documents, a count reads index keys only.'
+      : `The engine was ${input.engine}.`,
+    "Office titles are a few hundred documents, read with the appointments' lapsed-terms query first: on this engine those reads are bound by the engine too, so their ratios to the floor move with it; the service's CPU per answer (beside the ratios, and in \"What Apollo alone costs\") shows what the interfaces add. The engine, the service and the load generator share the machine's cores.",
   ];
 }
 
@@ -82,20 +64,19 @@ export function bySizeSection(input: ReportInput): string[] {
     (size) =>
       `| ${count(size.members)} | ${MEMBER_READS.map((read) => cell(size, read.key)).join(" | ")} | ${size.reads.list.result.total} | ${size.serviceRssMb} MB | ${size.engineRssMb === null ? "?" : `${size.engineRssMb} MB`} |`,
   );
-  const at = crossing(input.sizes, MEMBER_READ_P95_TARGET_MS);
+  const at = crossing(input.sizes, TARGET.memberReadP95Ms);
   const first = input.sizes[0];
   const verdict =
     at === null
-      ? `The slowest of the three stayed under ${MEMBER_READ_P95_TARGET_MS} ms at every measured count.`
-      : at === first?.members && slowest(first) >= MEMBER_READ_P95_TARGET_MS
-        ? `The slowest of the three was over ${MEMBER_READ_P95_TARGET_MS} ms already at ${count(at)} members.`
-        : `The slowest of the three reaches ${MEMBER_READ_P95_TARGET_MS} ms at about ${count(at)} members on this engine (on a straight line between the measured counts around it): from there, run the service on MongoDB (docker-compose.yml), whose indexes keep these reads independent of the count.`;
+      ? `The slowest of the three stayed under ${TARGET.memberReadP95Ms} ms at every measured count.`
+      : at === first?.members && slowest(first) >= TARGET.memberReadP95Ms
+        ? `The slowest of the three was over ${TARGET.memberReadP95Ms} ms already at ${count(at)} members.`
+        : `The slowest of the three reaches ${TARGET.memberReadP95Ms} ms at about ${count(at)} members on this engine (on a straight line between the measured counts around it): from there, run the service on MongoDB (docker-compose.yml), whose indexes keep these reads independent of the count.`;
   return [
     "",
     "## By member count",
     "",
-    "The same member reads at each count, one request at a time (p50 / p95 in ms), and the",
-    "resident memory of the service and of the engine right after them.",
+    "The same member reads at each count, one request at a time (p50 / p95 in ms), and the resident memory of the service and of the engine right after them.",
     "",
     `| Members | ${MEMBER_READS.map((read) => `${read.name} p50 / p95 ms`).join(" | ")} | Requests each | Service RSS | Engine RSS |`,
     `|---:|${MEMBER_READS.map(() => "---:|").join("")}---:|---:|---:|`,
@@ -140,13 +121,7 @@ export function burstSection(sizes: SizeResult[]): string[] {
     "",
     "## Sign-in bursts",
     "",
-    "A burst sends its sign-ins at once for one demo member, each on a connection of its own,",
-    "after one unmeasured sign-in (bench/sign-in-burst.ts); then the same burst goes to the",
-    "hand-written floor's POST /auth/login, which makes the same AuthService call and reads the",
-    "same member profile without Sofa or GraphQL. One bcryptjs hash at the service's cost is",
-    "timed in the benchmark's process before and after (their mean); cores ÷ that time is what",
-    "the machine allows when every core hashes. The CPU columns are per answered sign-in, from",
-    "/proc: the service's process (its hashing threads included) and the engine's.",
+    "A burst sends its sign-ins at once for one demo member, each on a connection of its own, after one unmeasured sign-in (bench/sign-in-burst.ts); then the same burst goes to the hand-written floor's POST /auth/login, which makes the same AuthService call and reads the same member profile without Sofa or GraphQL. One bcryptjs hash at the service's cost is timed in the benchmark's process before and after (their mean); cores ÷ that time is what the machine allows when every core hashes. The CPU columns are per answered sign-in, from /proc: the service's process (its hashing threads included) and the engine's.",
     "",
     "| Members | Route | Answered | Time | Sign-ins/s | One hash | Cores ÷ hash | Share | Service CPU | Engine CPU |",
     "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|",
@@ -164,14 +139,7 @@ export function apolloAloneSection(each: (ApolloAlone | undefined)[]): string[] 
     "",
     "## What Apollo alone costs",
     "",
-    "Beside the floor, on its port and behind the same request shell (bench/apollo-alone.ts): the",
-    "service's own Apollo set-up (`createGraphqlServer`: the same plugins, limits, error",
-    "formatting and context builder) over a one-field schema whose resolver returns a constant,",
-    "and an express route that reads the same JSON body and answers the same JSON. Their rows are",
-    'in the table above ("Apollo alone"); they take turns like a ratio group. The times are the',
-    "service process's CPU time per answer over a scenario's turns (/proc), all four in that one",
-    "process. What Apollo alone adds is its pipeline and GraphQL execution with no service work",
-    "behind them; the last but one column puts only that on top of the floor.",
+    "Beside the floor, on its port and behind the same request shell (bench/apollo-alone.ts): the service's own Apollo set-up (`createGraphqlServer`: the same plugins, limits, error formatting and context builder) over a one-field schema whose resolver returns a constant, and an express route that reads the same JSON body and answers the same JSON. Their rows are in the table above (\"Apollo alone\"); they take turns like a ratio group. The times are the service process's CPU time per answer over a scenario's turns (/proc), all four in that one process. What Apollo alone adds is its pipeline and GraphQL execution with no service work behind them; the last but one column puts only that on top of the floor.",
     "",
     "| Run | Floor, title by id | /graphql, title by id | /graphql adds | express alone | Apollo alone | Apollo adds | Floor ÷ (floor + Apollo's addition) | /graphql × floor, measured |",
     "|---|---:|---:|---:|---:|---:|---:|---:|---:|",

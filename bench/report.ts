@@ -5,26 +5,19 @@ import type { LoadResult } from "./load";
 import type { ReportInput, SizeResult } from "./report-input";
 import {
   apolloAlone,
-  BURST_SHARE_TARGET,
   ceilingText,
   count,
   fixed,
   median,
   medianBy,
   medianRatios,
-  MEMBER_READ_P95_TARGET_MS,
   ms,
   msPer,
-  OFFICES_P99_TARGET_MS,
-  PAGE_RATIO_TARGET,
-  RATIO_TARGET,
   ratioText,
   resultIn,
-  REST_CPU_RATIO_TARGET,
   rps,
-  RSS_GROWTH_TARGET_MB,
-  STORM_FACTOR_TARGET,
   table,
+  TARGET,
   Verdicts,
   versions,
   type ApolloAlone,
@@ -71,9 +64,7 @@ export function renderReport(input: ReportInput): string {
   const lines: string[] = [
     "# Performance",
     "",
-    "Written by `npm run bench` (bench/run.ts); do not edit by hand, save the sections measured",
-    "with `--only` at the end, which a full run keeps. Speed is measured here and only here,",
-    "never in timed tests.",
+    "Written by `npm run bench` (bench/run.ts); do not edit by hand, save the sections measured with `--only` at the end, which a full run keeps. Speed is measured here and only here, never in timed tests.",
     "",
     `- Date: ${input.date.toISOString()}`,
     `- Machine: ${os.cpus().length} × ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, ${os.type()} ${os.release()}`,
@@ -95,29 +86,29 @@ export function renderReport(input: ReportInput): string {
   ] as const) {
     const { result } = input.targetReads[key];
     lines.push(
-      `| ${label} p95 < ${MEMBER_READ_P95_TARGET_MS} ms at one connection, ${target} members | p95 ${result.p95} ms, p50 ${result.p50} ms (${result.total} requests) | ${verdicts.verdict(result.p95 < MEMBER_READ_P95_TARGET_MS && result.failures === 0, WHY.memberReads(input))} |`,
+      `| ${label} p95 < ${TARGET.memberReadP95Ms} ms at one connection, ${target} members | p95 ${result.p95} ms, p50 ${result.p50} ms (${result.total} requests) | ${verdicts.verdict(result.p95 < TARGET.memberReadP95Ms && result.failures === 0, WHY.memberReads(input))} |`,
     );
   }
   const page = input.page;
   lines.push(
-    `| A member page (GET /members?page=${page.page}) within ${PAGE_RATIO_TARGET} × its queries through the driver alone, ${target} members | ${ceilingText(page.ratio)} × (${fixed(msPer(page.service), 1)} ms against ${fixed(msPer(page.driver), 1)} ms a page; turns: ${page.turnRatios.map(ceilingText).join(", ")}) | ${verdicts.verdict(page.ratio <= PAGE_RATIO_TARGET && page.service.failures === 0, WHY.page(page))} |`,
+    `| A member page (GET /members?page=${page.page}) within ${TARGET.pageRatio} × its queries through the driver alone, ${target} members | ${ceilingText(page.ratio)} × (${fixed(msPer(page.service), 1)} ms against ${fixed(msPer(page.driver), 1)} ms a page; turns: ${page.turnRatios.map(ceilingText).join(", ")}) | ${verdicts.verdict(page.ratio <= TARGET.pageRatio && page.service.failures === 0, WHY.page(page))} |`,
   );
   const ratios = medianRatios(input.readRuns);
   const ratioRows = (via: "REST" | "GraphQL", issue: string) =>
     ratios.map((ratio) => {
       const value = via === "REST" ? ratio.rest : ratio.graphql;
       const runs = ratio.runs.map((run) => ratioText(via === "REST" ? run.rest : run.graphql));
-      return `| ${ratio.group}: ${via} ≥ ${RATIO_TARGET} × floor${issue} | ${ratioText(value)} ×${runs.length > 1 ? ` (runs: ${runs.join(", ")})` : ""}${cpuText(input.readRuns, ratio.group, via)} | ${verdicts.verdict(value >= RATIO_TARGET, WHY.ratio(apollo))} |`;
+      return `| ${ratio.group}: ${via} ≥ ${TARGET.ratio} × floor${issue} | ${ratioText(value)} ×${runs.length > 1 ? ` (runs: ${runs.join(", ")})` : ""}${cpuText(input.readRuns, ratio.group, via)} | ${verdicts.verdict(value >= TARGET.ratio, WHY.ratio(apollo))} |`;
     });
   lines.push(
     ...ratioRows("REST", ""),
-    `| Service RSS at ${count(largest.members)} members ≤ ${RSS_GROWTH_TARGET_MB} MB above ${count(smallest.members)}, after the same read load | ${largest.serviceRssMb} MB against ${smallest.serviceRssMb} MB (${rssGrowth >= 0 ? "+" : ""}${rssGrowth} MB) | ${verdicts.verdict(rssGrowth <= RSS_GROWTH_TARGET_MB, WHY.rss)} |`,
+    `| Service RSS at ${count(largest.members)} members ≤ ${TARGET.rssGrowthMb} MB above ${count(smallest.members)}, after the same read load | ${largest.serviceRssMb} MB against ${smallest.serviceRssMb} MB (${rssGrowth >= 0 ? "+" : ""}${rssGrowth} MB) | ${verdicts.verdict(rssGrowth <= TARGET.rssGrowthMb, WHY.rss)} |`,
     ...ratioRows("GraphQL", " (issue 7)"),
     ...costRows(input, verdicts),
   );
   lines.push(
-    `| GET /offices p99 < ${OFFICES_P99_TARGET_MS} ms at ${options.targetConnections} connections (issue 7) | ${storm.alone.p99} ms (${rps(storm.alone)} req/s); the hand-written floor right after: ${storm.floor.p99} ms (${rps(storm.floor)} req/s) | ${verdicts.verdict(storm.alone.p99 < OFFICES_P99_TARGET_MS, WHY.offices(storm.floor))} |`,
-    `| GET /offices p99 during ${options.logins} concurrent sign-ins < ${STORM_FACTOR_TARGET} × without (issue 7) | ${storm.during.p99} ms vs ${storm.alone.p99} ms = ${fixed(stormFactor)} × (sign-ins: ${rps(storm.storm)} req/s, ${storm.storm.failures} failed) | ${verdicts.verdict(stormFactor < STORM_FACTOR_TARGET, WHY.storm)} |`,
+    `| GET /offices p99 < ${TARGET.officesP99Ms} ms at ${options.targetConnections} connections (issue 7) | ${storm.alone.p99} ms (${rps(storm.alone)} req/s); the hand-written floor right after: ${storm.floor.p99} ms (${rps(storm.floor)} req/s) | ${verdicts.verdict(storm.alone.p99 < TARGET.officesP99Ms, WHY.offices(storm.floor))} |`,
+    `| GET /offices p99 during ${options.logins} concurrent sign-ins < ${TARGET.stormFactor} × without (issue 7) | ${storm.during.p99} ms vs ${storm.alone.p99} ms = ${fixed(stormFactor)} × (sign-ins: ${rps(storm.storm)} req/s, ${storm.storm.failures} failed) | ${verdicts.verdict(stormFactor < TARGET.stormFactor, WHY.storm)} |`,
   );
   lines.push(
     ...verdicts.section(),
@@ -129,14 +120,7 @@ export function renderReport(input: ReportInput): string {
     "",
     ...table(input.measured),
     "",
-    "The hand-written floor (bench/floor-server.ts) is express with the service's own request",
-    "shell (request id and log, security headers, CORS, rate limit: src/http/request-shell.ts) on the",
-    "same node server (`expressServerOptions`), the same authentication and the same",
-    "OfficeService call the REST route ends in (which reads the titles through OfficeRepository),",
-    "answering the same JSON, with no GraphQL execution and no Sofa. It listens inside the",
-    "service's process (bench/service-with-floor.ts): identical processes ran up to 1.5 × apart on",
-    "this machine, so a floor in a process of its own made each ratio also a comparison of two",
-    "processes' luck.",
+    "The hand-written floor (bench/floor-server.ts) is express with the service's own request shell (request id and log, security headers, CORS, rate limit: src/http/request-shell.ts) on the same node server (`expressServerOptions`), the same authentication and the same OfficeService call the REST route ends in (which reads the titles through OfficeRepository), answering the same JSON, with no GraphQL execution and no Sofa. It listens inside the service's process (bench/service-with-floor.ts): identical processes ran up to 1.5 × apart on this machine, so a floor in a process of its own made each ratio also a comparison of two processes' luck.",
     ...apolloAloneSection(apolloRuns),
   );
   const { csvExport } = input;
@@ -178,14 +162,14 @@ function costRows(input: ReportInput, verdicts: Verdicts): string[] {
   const office = cpuRatio(input.readRuns, "office by id");
   if (office) {
     rows.push(
-      `| office by id: REST's service CPU per answer ≤ ${REST_CPU_RATIO_TARGET} × the floor's | ${fixed(office.ratio)} × (runs: ${office.runs.map((r) => fixed(r)).join(", ")}) | ${verdicts.verdict(office.ratio <= REST_CPU_RATIO_TARGET, WHY.cpu)} |`,
+      `| office by id: REST's service CPU per answer ≤ ${TARGET.restCpuRatio} × the floor's | ${fixed(office.ratio)} × (runs: ${office.runs.map((r) => fixed(r)).join(", ")}) | ${verdicts.verdict(office.ratio <= TARGET.restCpuRatio, WHY.cpu)} |`,
     );
   }
   const bursts = input.sizes.filter((size) => size.burst);
   for (const size of bursts) {
     const b = size.burst!;
     rows.push(
-      `| ${b.count} sign-ins at once ≥ ${BURST_SHARE_TARGET} × cores ÷ one hash, ${count(size.members)} members | ${fixed(b.rest.perSecond)}/s against ${fixed(b.bound)}/s = ${fixed(b.rest.share)}; the floor ${fixed(b.floor.share)}; per sign-in the engine's CPU ${ms(b.rest.engineCpuMs)}, one hash ${ms(b.hashMs)} | ${verdicts.verdict(b.rest.share >= BURST_SHARE_TARGET, WHY.burst(bursts, input.engine))} |`,
+      `| ${b.count} sign-ins at once ≥ ${TARGET.burstShare} × cores ÷ one hash, ${count(size.members)} members | ${fixed(b.rest.perSecond)}/s against ${fixed(b.bound)}/s = ${fixed(b.rest.share)}; the floor ${fixed(b.floor.share)}; per sign-in the engine's CPU ${ms(b.rest.engineCpuMs)}, one hash ${ms(b.hashMs)} | ${verdicts.verdict(b.rest.share >= TARGET.burstShare, WHY.burst(bursts, input.engine))} |`,
     );
   }
   return rows;
