@@ -4,12 +4,12 @@
  * drift. A new scenario is a file exporting its scenarios (as public-events.ts does) and one
  * line below. Member reads are measured apart, one at a time (member-reads.ts).
  */
-import { ALONE_PATHS, ALONE_QUERY } from "./apollo-alone";
+import { ALONE_PATHS, ALONE_QUERY } from "./floor-server";
 import type { LoadSpec } from "./load";
 import { PUBLIC_EVENT_SCENARIOS } from "./public-events";
 import { get, graphql, revalidated, type Scenario, type Session } from "./scenario";
 
-/** Apollo alone and its express counterpart (apollo-alone.ts): the same body, no sign-in. */
+/** Apollo alone and its express counterpart (floor-server.ts): the same body, no sign-in. */
 const alone =
   (path: string) =>
   (session: Session, connections: number): LoadSpec => ({

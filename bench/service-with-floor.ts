@@ -1,16 +1,14 @@
 /**
  * The benchmark's service process: the service as src/main.ts starts it with WORKERS=1, and the
- * hand-written floor (floor-server.ts) beside it on FLOOR_PORT over the same services, with
- * Apollo alone (apollo-alone.ts). Identical copies of one build can run at different speeds
- * for their whole life, so a floor in a process of its own would make each ratio partly a
- * comparison of two processes' luck.
+ * hand-written floor (floor-server.ts) beside it on FLOOR_PORT over the same services. Identical
+ * copies of one build can run at different speeds for their whole life, so a floor in a process
+ * of its own would make each ratio partly a comparison of two processes' luck.
  */
 import "reflect-metadata";
 import { loadConfig } from "../src/config";
 import { createLogger } from "../src/logger";
 import { openDatabase, startServer } from "../src/server";
 import { createObjectStorage } from "../src/storage/create-storage";
-import { createApolloAlone } from "./apollo-alone";
 import { createFloorApp, listenFloor } from "./floor-server";
 
 async function main(): Promise<void> {
@@ -19,8 +17,7 @@ async function main(): Promise<void> {
   const floorPort = Number(process.env.FLOOR_PORT);
   if (!Number.isInteger(floorPort) || floorPort <= 0) throw new Error("FLOOR_PORT must be a port");
   const running = await startServer(config, log, await openDatabase(config));
-  const floor = createFloorApp(running.services, config, log);
-  floor.use(await createApolloAlone(running.services, config, log));
+  const floor = await createFloorApp(running.services, config, log);
   // A storage driver of its own over the service's FILE_STORAGE_URL: the same bytes.
   listenFloor(floor, floorPort, config.host, createObjectStorage(config));
 }
