@@ -6,25 +6,18 @@
  */
 import { performance } from "node:perf_hooks";
 import { BSON, MongoClient, type CommandStartedEvent, type Document } from "mongodb";
-import { loadConfig } from "../src/config";
 import { clientOptionsFor } from "../src/db/connection";
 import { REPORTS, type ReportName } from "../src/modules/reports/reports.service";
 import type { Services } from "../src/services";
 import { withServices } from "./collection-stats";
+import { databaseOf } from "./dataset";
 import { resultOf, run, type LoadResult } from "./load";
 import { log } from "./options";
+import { bearer, type At } from "./scenario";
+import { serviceEnv } from "./service-process";
 
 /** Commands sent together (the service awaits them together); the next phase waits for them. */
 type Phase = Document[];
-
-/** The running service and what builds its services here, to capture what they send. */
-export interface ServiceTarget {
-  uri: string;
-  /** The service's environment (service-process.ts). */
-  env: Record<string, string>;
-  url: string;
-  token: string;
-}
 
 export interface PageVsDriver {
   page: number;
@@ -45,10 +38,10 @@ const SESSION_FIELDS = new Set(["lsid", "txnNumber", "autocommit", "startTransac
 const READS = new Set(["find", "aggregate", "count", "getMore"]);
 
 /** The reads `call` sends through the service's own services, in the phases it sends them. */
-function capture(target: ServiceTarget, call: (services: Services) => Promise<unknown>) {
+function capture({ engine, members }: At, call: (services: Services) => Promise<unknown>) {
   return withServices(
-    target.uri,
-    target.env,
+    engine.uri,
+    serviceEnv(engine, members),
     async (built, connection) => {
       // mongoose creates each model's collection as the model is made: not part of the call.
       await Promise.all(built.models.map((model) => model.init()));
@@ -102,18 +95,18 @@ function describePhases(phases: Phase[]): string[] {
  * would leave the engine busy with it during the other side's turn.
  */
 async function againstDriver(
-  target: ServiceTarget,
+  at: At,
   path: string,
   call: (services: Services) => Promise<unknown>,
   turns: number,
   perTurn: number,
 ): Promise<Omit<PageVsDriver, "page">> {
-  const phases = await capture(target, call);
-  const client = await MongoClient.connect(target.uri, clientOptionsFor(target.uri));
-  const db = client.db(loadConfig(target.env).dbName);
+  const phases = await capture(at, call);
+  const client = await MongoClient.connect(at.engine.uri, clientOptionsFor(at.engine.uri));
+  const db = client.db(databaseOf(at.members));
   const spec = {
-    url: `${target.url}${path}`,
-    headers: { authorization: `Bearer ${target.token}` },
+    url: `${at.service.url}${path}`,
+    headers: bearer(at.session.adminToken),
     connections: 1,
     timeoutSeconds: 300,
   };
@@ -126,15 +119,13 @@ async function againstDriver(
     }
     return { times, failures: 0 };
   };
-  const sides = [
-    {
-      measure: (count: number) => run({ ...spec, amount: count }),
-      times: [] as number[],
-      failures: 0,
-      last: 0,
-    },
-    { measure: replay, times: [] as number[], failures: 0, last: 0 },
-  ];
+  const viaService = (count: number) => run({ ...spec, amount: count });
+  const sides = [viaService, replay].map((measure) => ({
+    measure,
+    times: [] as number[],
+    failures: 0,
+    last: 0,
+  }));
   const turnRatios: number[] = [];
   try {
     for (const side of sides) await side.measure(1);
@@ -165,19 +156,16 @@ async function againstDriver(
 const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
 const mean = (values: number[]) => sum(values) / Math.max(values.length, 1);
 
-/** GET /members?page=N against MemberService.list's queries for that page. */
-export async function measurePageVsDriver(
-  target: ServiceTarget,
-  page: number,
-  turns: number,
-  perTurn: number,
-): Promise<PageVsDriver> {
+/** GET /members?page=N, 5 % into the list, against MemberService.list's queries for it. */
+export async function measurePageVsDriver(at: At): Promise<PageVsDriver> {
+  const page = Math.max(2, Math.round(at.members * 0.005));
   const list = (services: Services) =>
     services.members.reads.list({ page, limit: 10, includeArchived: false });
-  return {
-    page,
-    ...(await againstDriver(target, `/api/v1/members?page=${page}`, list, turns, perTurn)),
-  };
+  const path = `/api/v1/members?page=${page}`;
+  const { pageTurns, pagesPerTurn } = at.options;
+  const result = { page, ...(await againstDriver(at, path, list, pageTurns, pagesPerTurn)) };
+  log(`member page: ${result.ratio.toFixed(2)} × the driver alone (${result.queries.join(" / ")})`);
+  return result;
 }
 
 /** The widest grouping of member records, and the funnel. */
@@ -186,10 +174,10 @@ const MEASURED_REPORTS: readonly ReportName[] = ["members-by-region", "onboardin
 const REPORT_RATIO_TARGET = 1.3;
 
 /** `--only=report`: office reports against their aggregations through the driver, logged. */
-export async function logReportsVsDriver(target: ServiceTarget): Promise<void> {
+export async function logReportsVsDriver(at: At): Promise<void> {
   for (const report of MEASURED_REPORTS) {
     const call = (services: Services) => services.reports[REPORTS[report].field]();
-    const result = await againstDriver(target, `/api/v1/reports/${report}`, call, 3, 10);
+    const result = await againstDriver(at, `/api/v1/reports/${report}`, call, 3, 10);
     const [serviceMs, driverMs] = [result.service, result.driver].map(
       (side) => 1000 / side.requestsPerSecond,
     );

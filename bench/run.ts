@@ -26,17 +26,17 @@ import { startEngine, type DevEngine as Engine } from "../tools/dev-db/engine";
 import { openSession } from "./client";
 import { sampleCollections } from "./collection-stats";
 import { databaseOf, ensureDatasets, removeRunLeftovers } from "./dataset";
-import { logReportsVsDriver, measurePageVsDriver, type ServiceTarget } from "./driver-alone";
+import { logReportsVsDriver, measurePageVsDriver } from "./driver-alone";
 import { measure } from "./load";
 import { measureMemberReads } from "./member-reads";
 import { log, parseBenchArguments, type BenchOptions } from "./options";
-import { childPid, cpuMicros, residentMb } from "./processes";
+import { childPid, residentMb } from "./processes";
 import { keepHandWritten, renderReport } from "./report";
 import type { ReportInput, SizeResult } from "./report-input";
 import type { Measured } from "./report-sections";
-import type { Session } from "./scenario";
+import type { At } from "./scenario";
 import { READ_SCENARIOS } from "./scenarios";
-import { serviceEnv, startService, type ServiceWithFloor } from "./service-process";
+import { serviceEnv, startService } from "./service-process";
 import { signInBurst } from "./sign-in-burst";
 import { measureUploads } from "./uploads";
 import {
@@ -48,15 +48,6 @@ import {
   signIns,
   warmUp,
 } from "./suite";
-
-/** One member count's database, its running service and a session on it. */
-interface At {
-  engine: Engine;
-  service: ServiceWithFloor;
-  session: Session;
-  members: number;
-  options: BenchOptions;
-}
 
 /** The engine with every count's dataset seeded, and the service and floor compiled. */
 async function withEngine<T>(options: BenchOptions, use: (engine: Engine) => Promise<T>) {
@@ -123,64 +114,29 @@ async function readsAt({ engine, service, session, members, options }: At): Prom
   return size;
 }
 
-/** The sign-in burst at one member count, through REST and the floor. */
-async function burstAt({ engine, service, session, members, options }: At) {
-  const cost = Number(serviceEnv(engine, members).BCRYPT_COST);
-  const pids = { service: service.pid, engine: childPid(engine.kind) };
-  const b = await signInBurst(session, cost, pids, options.burstSize);
-  for (const [route, side] of [
-    ["REST", b.rest],
-    ["floor", b.floor],
-  ] as const) {
-    log(
-      `${members}: ${b.count} sign-ins at once (${route}): ${side.answered} answered, ` +
-        `${side.perSecond.toFixed(2)}/s; cores ÷ one hash (${Math.round(b.hashMs)} ms) ` +
-        `${b.bound.toFixed(2)}/s: ${side.share.toFixed(2)} of it; CPU per sign-in: service ` +
-        `${Math.round(side.serviceCpuMs)} ms, engine ${Math.round(side.engineCpuMs ?? NaN)} ms`,
-    );
-  }
-  return b;
-}
-
-const targetOf = ({ engine, members, service, session }: At): ServiceTarget => ({
-  uri: engine.uri,
-  env: serviceEnv(engine, members),
-  url: service.url,
-  token: session.adminToken,
-});
-
-/** GET /members?page=N, 5 % into the list, against its queries through the driver alone. */
-async function pageAt(at: At) {
-  const { pageTurns, pagesPerTurn } = at.options;
-  const number = Math.max(2, Math.round(at.members * 0.005));
-  const page = await measurePageVsDriver(targetOf(at), number, pageTurns, pagesPerTurn);
-  log(`member page: ${page.ratio.toFixed(2)} × the driver alone (${page.queries.join(" / ")})`);
-  return page;
-}
-
 type TargetPart = Omit<ReportInput, "options" | "date" | "engine" | "sizes" | "capacity">;
 
 /** Everything measured only at the target count. */
 async function targetSuite(at: At): Promise<TargetPart> {
-  const { engine, service, session, options } = at;
+  const { session, options } = at;
   log(`member reads at ${options.targetSize}: ${options.targetSamples} more of each`);
   const targetReads = await measureMemberReads(session, options.targetSamples);
-  const page = await pageAt(at);
-  if (!options.smoke) await warmUp(session, options);
+  const page = await measurePageVsDriver(at);
+  if (!options.smoke) await warmUp(at);
   const readRuns: Measured[][] = [];
   for (let run = 1; run <= options.runs; run += 1) {
     log(`interface reads, run ${run} of ${options.runs}`);
-    readRuns.push(await readSuite(session, options, () => cpuMicros(service.pid)));
+    readRuns.push(await readSuite(at));
   }
-  const apply = await applications(session, options, engine.uri, databaseOf(options.targetSize));
+  const apply = await applications(at);
   const login: Measured = {
     name: "POST /auth/login (bcrypt cost 12)",
     via: "REST",
     connections: options.logins,
-    result: await measure(signIns(session, options)),
+    result: await measure(signIns(at)),
   };
-  const storm = await loginStorm(session, options);
-  const csvExport = await exportAll(session, service.pid);
+  const storm = await loginStorm(at);
+  const csvExport = await exportAll(at);
   const measured = [...medianRuns(readRuns), apply, login];
   return { targetReads, page, measured, readRuns, storm, csvExport };
 }
@@ -192,7 +148,7 @@ export function runBench(options: BenchOptions): Promise<ReportInput> {
     for (const members of options.sizes) {
       await atCount(engine, members, options, async (at) => {
         const size = await readsAt(at);
-        if (members <= options.targetSize) size.burst = await burstAt(at);
+        if (members <= options.targetSize) size.burst = await signInBurst(at);
         sizes.push(size);
         if (members === options.targetSize) target = await targetSuite(at);
       });
@@ -203,23 +159,21 @@ export function runBench(options: BenchOptions): Promise<ReportInput> {
   });
 }
 
-/** --only: one part of a full run, printed as it goes. */
+/** --only: one part of a full run, printed as it goes; any other text picks read scenarios. */
 const QUICK: Record<string, (at: At) => Promise<unknown>> = {
   members: readsAt,
-  page: pageAt,
-  storm: (at) => loginStorm(at.session, at.options),
-  burst: burstAt,
-  report: (at) => logReportsVsDriver(targetOf(at)),
-  files: (at) => measureUploads(at.session, at.service.pid),
+  page: measurePageVsDriver,
+  storm: loginStorm,
+  burst: signInBurst,
+  report: logReportsVsDriver,
+  files: measureUploads,
 };
 
 async function main(): Promise<void> {
   const options = parseBenchArguments(process.argv.slice(2));
   const only = options.only;
   if (only !== null) {
-    const quick = Object.hasOwn(QUICK, only)
-      ? QUICK[only]
-      : (at: At) => readSuite(at.session, options, () => cpuMicros(at.service.pid));
+    const quick = Object.hasOwn(QUICK, only) ? QUICK[only] : readSuite;
     return withEngine(options, async (engine) => {
       for (const members of only === "members" ? options.sizes : [options.targetSize]) {
         await atCount(engine, members, options, quick);

@@ -7,7 +7,10 @@ import path from "node:path";
 import { buildOperationNodeForField } from "@graphql-tools/utils";
 import { buildSchema, OperationTypeNode, print } from "graphql";
 import type { Db } from "mongodb";
+import type { DevEngine } from "../tools/dev-db/engine";
 import type { LoadSpec } from "./load";
+import type { BenchOptions } from "./options";
+import type { ServiceWithFloor } from "./service-process";
 
 /** What a scenario needs from the running service: tokens and ids read at start (client.ts). */
 export interface Session {
@@ -23,6 +26,15 @@ export interface Session {
   /** A 1 MiB PDF's signed link on the service, and its storage key (the file floor's path). */
   fileLink: string;
   fileKey: string;
+}
+
+/** One member count's database, its running service and a session on it: what is measured. */
+export interface At {
+  engine: DevEngine;
+  service: ServiceWithFloor;
+  session: Session;
+  members: number;
+  options: BenchOptions;
 }
 
 export interface Scenario {

@@ -3,9 +3,11 @@ import os from "node:os";
 import { performance } from "node:perf_hooks";
 import bcrypt from "bcryptjs";
 import { DEMO_PASSWORD } from "../scripts/demo/demo-data";
-import { cpuMicros } from "./processes";
+import { log } from "./options";
+import { childPid, cpuMicros } from "./processes";
 import { median } from "./report-sections";
-import type { Session } from "./scenario";
+import type { At, Session } from "./scenario";
+import { serviceEnv } from "./service-process";
 
 /** One burst through one route; CPU times are per answered sign-in. */
 export interface BurstSide {
@@ -80,29 +82,27 @@ async function burst(url: string, session: Session, pids: (number | null)[], cou
 }
 
 /**
- * `count` sign-ins at once, each one bcrypt comparison: at best answered at the rate of cores ÷
- * one hash's time, which is timed in this process before and after the bursts (their mean), so
- * that a machine busy with other work lowers the bound as it lowers the bursts. The same burst
- * then goes to the floor, which makes the same service call without Sofa or GraphQL.
+ * `options.burstSize` sign-ins at once, each one bcrypt comparison: at best answered at the rate
+ * of cores ÷ one hash's time, which is timed in this process before and after the bursts (their
+ * mean), so that a machine busy with other work lowers the bound as it lowers the bursts. The
+ * same burst then goes to the floor, which makes the same service call without Sofa or GraphQL.
  */
-export async function signInBurst(
-  session: Session,
-  cost: number,
-  pids: { service: number; engine: number | null },
-  count: number,
-): Promise<BurstResult> {
+export async function signInBurst({ engine, service, session, members, options }: At) {
+  const cost = Number(serviceEnv(engine, members).BCRYPT_COST);
+  const pids = [service.pid, childPid(engine.kind)];
+  const count = options.burstSize;
   const restUrl = `${session.baseUrl}/api/v1/auth/login`;
   const floorUrl = `${session.floorUrl}/auth/login`;
   // The service's hashing threads start on first use; that is not what the burst measures.
   await login(restUrl, session);
   await login(floorUrl, session);
   const before = hashMs(cost);
-  const rest = await burst(restUrl, session, [pids.service, pids.engine], count);
-  const floor = await burst(floorUrl, session, [pids.service, pids.engine], count);
+  const rest = await burst(restUrl, session, pids, count);
+  const floor = await burst(floorUrl, session, pids, count);
   const meanHashMs = (before + hashMs(cost)) / 2;
   const cores = os.availableParallelism();
   const bound = cores / (meanHashMs / 1000);
-  return {
+  const result: BurstResult = {
     count,
     hashMs: meanHashMs,
     cores,
@@ -110,4 +110,14 @@ export async function signInBurst(
     rest: { ...rest, share: rest.perSecond / bound },
     floor: { ...floor, share: floor.perSecond / bound },
   };
+  for (const route of ["rest", "floor"] as const) {
+    const side = result[route];
+    log(
+      `${members}: ${count} sign-ins at once (${route}): ${side.answered} answered, ` +
+        `${side.perSecond.toFixed(2)}/s; cores ÷ one hash (${Math.round(meanHashMs)} ms) ` +
+        `${bound.toFixed(2)}/s: ${side.share.toFixed(2)} of it; CPU per sign-in: service ` +
+        `${Math.round(side.serviceCpuMs)} ms, engine ${Math.round(side.engineCpuMs ?? NaN)} ms`,
+    );
+  }
+  return result;
 }

@@ -3,19 +3,19 @@ import { DEMO_PASSWORD } from "../scripts/demo/demo-data";
 import { SAMPLE_APPLICATION } from "../src/modules/members/sample-application";
 import { connectDatabase } from "../src/db/connection";
 import { signIn } from "./client";
-import { BENCH_PASSWORD, createApplicants } from "./dataset";
+import { BENCH_PASSWORD, createApplicants, databaseOf } from "./dataset";
 import { measure, measureInTurns, type LoadSpec } from "./load";
-import { peakResidentMb } from "./processes";
+import { cpuMicros, peakResidentMb } from "./processes";
 import { medianBy, throughputRatio, type Measured } from "./report-sections";
-import { log, type BenchOptions } from "./options";
-import { bearer, connectionsOf, type Scenario, type Session } from "./scenario";
+import { log } from "./options";
+import { bearer, connectionsOf, type At, type Scenario } from "./scenario";
 import { READ_SCENARIOS } from "./scenarios";
 
 /**
  * One unmeasured pass over every read scenario before the first run: the JIT and V8's heap
  * settle over the first seconds of traffic, longer than a scenario's own warm-up.
  */
-export async function warmUp(session: Session, options: BenchOptions): Promise<void> {
+export async function warmUp({ session, options }: At): Promise<void> {
   log("warming up: every read scenario once, unmeasured");
   for (const scenario of READ_SCENARIOS) {
     const spec = await scenario.spec(session, connectionsOf(scenario, options));
@@ -24,15 +24,12 @@ export async function warmUp(session: Session, options: BenchOptions): Promise<v
 }
 
 /**
- * The read scenarios (those whose name contains `--only`'s text, if given); a group's take
- * turns. `cpuOf`: the service process's CPU time so far, for the CPU time per answer.
+ * The read scenarios (those whose name contains `--only`'s text, if given), a group's in turns
+ * with the service process's CPU time per answer.
  */
-export async function readSuite(
-  session: Session,
-  options: BenchOptions,
-  cpuOf: () => number,
-): Promise<Measured[]> {
-  const only = options.only;
+export async function readSuite({ session, options, service }: At): Promise<Measured[]> {
+  const { only } = options;
+  const cpuOf = () => cpuMicros(service.pid);
   const scenarios = READ_SCENARIOS.filter(
     (scenario) => !only || scenario.name.toLowerCase().includes(only),
   );
@@ -89,13 +86,8 @@ export function medianRuns(suites: Measured[][]): Measured[] {
 }
 
 /** POST /members/apply once for each of `options.applications` new accounts, signed in first. */
-export async function applications(
-  session: Session,
-  options: BenchOptions,
-  uri: string,
-  dbName: string,
-): Promise<Measured> {
-  const connection = await connectDatabase({ uri, dbName });
+export async function applications({ engine, session, options, members }: At): Promise<Measured> {
+  const connection = await connectDatabase({ uri: engine.uri, dbName: databaseOf(members) });
   const tokens: string[] = [];
   try {
     const emails = await createApplicants(connection, options.applications);
@@ -131,11 +123,7 @@ export async function applications(
  * Sign-ins for `seconds`, or, in the smoke run, until each connection has signed in once: on a
  * busy machine a second could end before the first cost-12 hash is answered.
  */
-export function signIns(
-  session: Session,
-  options: BenchOptions,
-  seconds = options.durationSeconds,
-) {
+export function signIns({ session, options }: At, seconds = options.durationSeconds) {
   return {
     url: `${session.baseUrl}/api/v1/auth/login`,
     method: "POST" as const,
@@ -149,7 +137,8 @@ export function signIns(
  * GET /offices at the target concurrency alone, the floor's right after it, and the service's
  * again while `logins` sign-ins run.
  */
-export async function loginStorm(session: Session, options: BenchOptions) {
+export async function loginStorm(at: At) {
+  const { session, options } = at;
   const offices = (baseUrl = `${session.baseUrl}/api/v1`) => ({
     url: `${baseUrl}/offices`,
     headers: bearer(session.memberToken),
@@ -162,7 +151,7 @@ export async function loginStorm(session: Session, options: BenchOptions) {
   const floor = await measure(offices(session.floorUrl));
   const [during, storm] = await Promise.all([
     measure(offices()),
-    measure(signIns(session, options, options.durationSeconds * 2)),
+    measure(signIns(at, options.durationSeconds * 2)),
   ]);
   log(
     `GET /offices p99 ${during.p99} ms during sign-ins (${Math.round(storm.requestsPerSecond)}/s, ` +
@@ -172,10 +161,10 @@ export async function loginStorm(session: Session, options: BenchOptions) {
 }
 
 /** GET /members/export.csv of every record (archived included), with the service's memory. */
-export async function exportAll(session: Session, pid: number) {
+export async function exportAll({ session, service }: At) {
   const started = Date.now();
   let rows = -1;
-  const { before, peak } = await peakResidentMb(pid, 100, async () => {
+  const { before, peak } = await peakResidentMb(service.pid, 100, async () => {
     const response = await fetch(
       `${session.baseUrl}/api/v1/members/export.csv?includeArchived=true`,
       { headers: bearer(session.adminToken) },

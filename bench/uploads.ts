@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import { measure, type LoadSpec } from "./load";
 import { log } from "./options";
 import { peakResidentMb } from "./processes";
-import { bearer, type Session } from "./scenario";
+import { bearer, type At, type Session } from "./scenario";
 
 const BOUNDARY = "bench-uploads-boundary";
 const CONNECTIONS = 4;
@@ -35,11 +35,11 @@ function upload(session: Session, sizeMiB: number, amount: number): LoadSpec {
   };
 }
 
-export async function measureUploads(session: Session, pid: number): Promise<void> {
+export async function measureUploads({ session, service }: At): Promise<void> {
   // Unmeasured: the first uploads compile and allocate what every later one reuses.
   await measure(upload(session, 1, 2 * CONNECTIONS));
   for (const sizeMiB of [1, 4]) {
-    const { before, peak, result } = await peakResidentMb(pid, 20, () =>
+    const { before, peak, result } = await peakResidentMb(service.pid, 20, () =>
       measure(upload(session, sizeMiB, 8 * CONNECTIONS)),
     );
     log(
