@@ -1,7 +1,4 @@
 /** What the report's parts share: the targets, the figures' formats, ratios and medians. */
-import fs from "node:fs";
-import path from "node:path";
-import { PATCH_NAMES } from "../tools/dev-db/ferretdb-build";
 import type { LoadResult } from "./load";
 
 /** The targets the report judges (issue 31; GET /offices and the storm from issue 7). */
@@ -52,61 +49,6 @@ export const median = (values: number[]) => medianBy(values, (value) => value);
 /** One run's result through `via` in `group`. */
 export const resultIn = (run: Measured[], group: string, via: Measured["via"]) =>
   run.find((m) => m.group === group && m.via === via)?.result;
-
-/**
- * The verdicts of one report. A missed target's reason is written once, below the table, and
- * named from its row: several targets share one reason.
- */
-export class Verdicts {
-  private readonly reasons = new Map<string, string>();
-
-  verdict(met: boolean, reason?: { title: string; why: string }): string {
-    if (met) return "met";
-    if (!reason) return "**not met**";
-    this.reasons.set(reason.title, reason.why);
-    return `**not met**, see "${reason.title}" below`;
-  }
-
-  /** The section giving each reason named in the table, or nothing when all were met. */
-  section(): string[] {
-    if (this.reasons.size === 0) return [];
-    const lines = ["", "## Why the missed targets were missed"];
-    for (const [title, why] of this.reasons) lines.push("", `**${title}.** ${why}.`);
-    return lines;
-  }
-}
-
-export function versions(engine: string): string {
-  const read = (name: string) => {
-    try {
-      const file = path.join(__dirname, "..", "node_modules", name, "package.json");
-      return (JSON.parse(fs.readFileSync(file, "utf8")) as { version: string }).version;
-    } catch {
-      return "?";
-    }
-  };
-  const packages = ["graphql", "@apollo/server", "sofa-api", "mongoose"];
-  return [
-    `Node ${process.version}`,
-    ...packages.map((name) => `${name} ${read(name)}`),
-    `mongodb driver ${read("mongodb")}`,
-    `autocannon ${read("autocannon")}`,
-    engine === "ferretdb"
-      ? `FerretDB v1.24.2 (SQLite backend, built with the patches ${PATCH_NAMES.join(", ")} of tools/dev-db/ferretdb-patches.ts)`
-      : `database engine: ${engine}`,
-  ].join(", ");
-}
-
-export function table(measured: Measured[]): string[] {
-  return [
-    "| Scenario | Via | Connections | Requests/s | p50 ms | p95 ms | p97.5 ms | p99 ms | Requests | Non-2xx/errors |",
-    "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|",
-    ...measured.map(
-      ({ name, via, connections, result }) =>
-        `| ${name} | ${via} | ${connections} | ${rps(result)} | ${result.p50} | ${result.p95} | ${result.p97_5} | ${result.p99} | ${result.total} | ${result.failures} |`,
-    ),
-  ];
-}
 
 export interface Ratio {
   group: string;
