@@ -11,7 +11,7 @@ import { REPORTS, type ReportName } from "../src/modules/reports/reports.service
 import type { Services } from "../src/services";
 import { withServices } from "./collection-stats";
 import { databaseOf } from "./dataset";
-import { resultOf, run, type LoadResult } from "./load";
+import { resultOf, run } from "./load";
 import { log } from "./options";
 import { bearer, type At } from "./scenario";
 import { serviceEnv } from "./service-process";
@@ -19,19 +19,7 @@ import { serviceEnv } from "./service-process";
 /** Commands sent together (the service awaits them together); the next phase waits for them. */
 type Phase = Document[];
 
-export interface PageVsDriver {
-  page: number;
-  /** The route through the service, one request at a time, over all turns. */
-  service: LoadResult;
-  /** The captured commands through the driver alone, one replay at a time, over all turns. */
-  driver: LoadResult;
-  /** Mean time through the service ÷ through the driver alone. */
-  ratio: number;
-  /** The same ratio within each turn. */
-  turnRatios: number[];
-  /** The captured commands, one line per phase. */
-  queries: string[];
-}
+export type PageVsDriver = Awaited<ReturnType<typeof measurePageVsDriver>>;
 
 /** Sent with a command but belonging to the session it was sent in, not to the query. */
 const SESSION_FIELDS = new Set(["lsid", "txnNumber", "autocommit", "startTransaction"]);
@@ -92,7 +80,9 @@ function describePhases(phases: Phase[]): string[] {
  * GET `path` through the service against the replay of what `call` sends, taking `turns` turns
  * of `perTurn` each, one at a time, after one of each unmeasured; which side goes first
  * alternates. A fixed number per turn rather than a time: a request cut off at a turn's end
- * would leave the engine busy with it during the other side's turn.
+ * would leave the engine busy with it during the other side's turn. The ratio is the mean time
+ * through the service over the driver's, over all turns and within each; `queries` has a line
+ * per phase.
  */
 async function againstDriver(
   at: At,
@@ -100,7 +90,7 @@ async function againstDriver(
   call: (services: Services) => Promise<unknown>,
   turns: number,
   perTurn: number,
-): Promise<Omit<PageVsDriver, "page">> {
+) {
   const phases = await capture(at, call);
   const client = await MongoClient.connect(at.engine.uri, clientOptionsFor(at.engine.uri));
   const db = client.db(databaseOf(at.members));
@@ -157,7 +147,7 @@ const sum = (values: number[]) => values.reduce((total, value) => total + value,
 const mean = (values: number[]) => sum(values) / Math.max(values.length, 1);
 
 /** GET /members?page=N, 5 % into the list, against MemberService.list's queries for it. */
-export async function measurePageVsDriver(at: At): Promise<PageVsDriver> {
+export async function measurePageVsDriver(at: At) {
   const page = Math.max(2, Math.round(at.members * 0.005));
   const list = (services: Services) =>
     services.members.reads.list({ page, limit: 10, includeArchived: false });

@@ -18,10 +18,7 @@ export interface LoadSpec {
   setupRequest?: (request: Record<string, unknown>) => Record<string, unknown>;
 }
 
-/**
- * Percentiles are exact, from every response's time: autocannon's own skip from p90 to p97.5
- * and keep whole milliseconds.
- */
+/** Percentiles are exact, from every response's time: autocannon's skip from p90 to p97.5. */
 export interface LoadResult {
   requestsPerSecond: number;
   p50: number;
@@ -38,28 +35,22 @@ export interface LoadResult {
   turnRates?: number[];
 }
 
-export interface TurnOptions {
-  turnSeconds?: number;
-  /** The server's CPU time so far, in µs: read around every turn, so each load gets its own. */
-  cpuOf?: () => number;
-}
-
 export async function measure(spec: LoadSpec): Promise<LoadResult> {
   const { times, seconds, failures, total } = await run(spec);
   return resultOf(times, seconds, failures, total);
 }
 
 /**
- * Several loads in turns, `turns` rounds of `turnSeconds` each (autocannon stops on its
- * one-second tick), every other round in reverse order: the machine's speed drifts over seconds
- * to minutes, and taking turns lays a drift on every load alike. A spec with an `amount` takes
- * that many answers a turn instead, so that no request is cut off while the database still
- * works on it. Each result adds up its turns.
+ * Several loads in turns, `turns` rounds of `turnSeconds` (whole: autocannon stops on its tick),
+ * every other round backwards: the machine's speed drifts, and turns lay a drift on every load
+ * alike. A spec with an `amount` takes that many answers a turn instead, so that no request is
+ * cut off while the database still works on it. `cpuOf`, the server's CPU time so far in µs, is
+ * read around every turn.
  */
 export async function measureInTurns(
   specs: LoadSpec[],
   turns: number,
-  { turnSeconds = 1, cpuOf }: TurnOptions = {},
+  { turnSeconds = 1, cpuOf }: { turnSeconds?: number; cpuOf?: () => number } = {},
 ): Promise<LoadResult[]> {
   const sums = specs.map(() => ({
     times: [] as number[],

@@ -50,11 +50,7 @@ export const median = (values: number[]) => medianBy(values, (value) => value);
 export const resultIn = (run: Measured[], group: string, via: Measured["via"]) =>
   run.find((m) => m.group === group && m.via === via)?.result;
 
-export interface Ratio {
-  group: string;
-  rest: number;
-  graphql: number;
-}
+type Ratio = { group: string; rest: number; graphql: number };
 
 /**
  * The throughput of `a` over that of `b`: when they took turns, the median of their ratios
@@ -95,22 +91,13 @@ export function medianRatios(runs: Measured[][]): (Ratio & { runs: Ratio[] })[] 
   });
 }
 
+export type ApolloAlone = NonNullable<ReturnType<typeof apolloAlone>>;
+
 /**
  * Apollo alone against its express counterpart in one run, beside a title by id through
  * /graphql and the floor: the service process's CPU time per answer of each.
  */
-export interface ApolloAlone {
-  floorUs: number;
-  graphqlUs: number;
-  expressUs: number;
-  apolloUs: number;
-  /** The floor's time with only Apollo's own addition on top, as a ratio to the floor. */
-  onlyApollo: number;
-  /** What /graphql measured against the floor on a title by id in the same run (throughput). */
-  graphqlRatio: number;
-}
-
-export function apolloAlone(run: Measured[]): ApolloAlone | undefined {
+export function apolloAlone(run: Measured[]) {
   const floor = resultIn(run, "office by id", "floor");
   const graphql = resultIn(run, "office by id", "GraphQL");
   const floorUs = floor?.cpuMicrosPerRequest;
@@ -123,7 +110,9 @@ export function apolloAlone(run: Measured[]): ApolloAlone | undefined {
     graphqlUs,
     expressUs,
     apolloUs,
+    // The floor's time with only Apollo's own addition on top, as a ratio to the floor.
     onlyApollo: floorUs / (floorUs + Math.max(0, apolloUs - expressUs)),
+    // What /graphql measured against the floor in the same run (throughput).
     graphqlRatio: throughputRatio(graphql, floor),
   };
 }

@@ -9,29 +9,9 @@ import { median } from "./report-sections";
 import type { At, Session } from "./scenario";
 import { serviceEnv } from "./service-process";
 
+export type BurstResult = Awaited<ReturnType<typeof signInBurst>>;
 /** One burst through one route; CPU times are per answered sign-in. */
-export interface BurstSide {
-  answered: number;
-  seconds: number;
-  perSecond: number;
-  /** perSecond ÷ the bound. */
-  share: number;
-  /** The service's process, its hashing threads included. */
-  serviceCpuMs: number;
-  /** The database engine's process; null when it was not found. */
-  engineCpuMs: number | null;
-}
-
-export interface BurstResult {
-  count: number;
-  hashMs: number;
-  cores: number;
-  /** cores ÷ the time of one hash: the sign-ins a second the machine allows. */
-  bound: number;
-  rest: BurstSide;
-  /** The hand-written floor's POST /auth/login (floor-server.ts): the same service call. */
-  floor: BurstSide;
-}
+export type BurstSide = BurstResult["rest"];
 
 /** One bcryptjs hash at `cost` in this process, in ms: the median of three. */
 const hashMs = (cost: number) =>
@@ -66,7 +46,10 @@ const login = (url: string, session: Session) =>
     request.end(body);
   });
 
-/** `count` sign-ins at `url` at once, with the CPU the service and the engine spent on them. */
+/**
+ * `count` sign-ins at `url` at once, with the CPU per answer of the service's process (its
+ * hashing threads included) and of the engine's (null when it was not found).
+ */
 async function burst(url: string, session: Session, pids: (number | null)[], count: number) {
   const cpu = () => pids.map((pid) => (pid === null ? 0 : cpuMicros(pid)));
   const before = cpu();
@@ -101,22 +84,16 @@ export async function signInBurst({ engine, service, session, members, options }
   const floor = await burst(floorUrl, session, pids, count);
   const meanHashMs = (before + hashMs(cost)) / 2;
   const cores = os.availableParallelism();
+  // The sign-ins a second the machine allows; each side's share is its rate over it.
   const bound = cores / (meanHashMs / 1000);
-  const result: BurstResult = {
-    count,
-    hashMs: meanHashMs,
-    cores,
-    bound,
-    rest: { ...rest, share: rest.perSecond / bound },
-    floor: { ...floor, share: floor.perSecond / bound },
-  };
-  for (const route of ["rest", "floor"] as const) {
-    const side = result[route];
+  const side = (measured: typeof rest) => ({ ...measured, share: measured.perSecond / bound });
+  const result = { count, hashMs: meanHashMs, cores, bound, rest: side(rest), floor: side(floor) };
+  for (const [route, one] of Object.entries({ REST: result.rest, floor: result.floor })) {
     log(
-      `${members}: ${count} sign-ins at once (${route}): ${side.answered} answered, ` +
-        `${side.perSecond.toFixed(2)}/s; cores ÷ one hash (${Math.round(meanHashMs)} ms) ` +
-        `${bound.toFixed(2)}/s: ${side.share.toFixed(2)} of it; CPU per sign-in: service ` +
-        `${Math.round(side.serviceCpuMs)} ms, engine ${Math.round(side.engineCpuMs ?? NaN)} ms`,
+      `${members}: ${count} sign-ins at once (${route}): ${one.answered} answered, ` +
+        `${one.perSecond.toFixed(2)}/s; cores ÷ one hash (${Math.round(meanHashMs)} ms) ` +
+        `${bound.toFixed(2)}/s: ${one.share.toFixed(2)} of it; CPU per sign-in: service ` +
+        `${Math.round(one.serviceCpuMs)} ms, engine ${Math.round(one.engineCpuMs ?? NaN)} ms`,
     );
   }
   return result;
