@@ -5,7 +5,7 @@
 import path from "node:path";
 import { servingOf, type PlannedQuery } from "../tests/support/index-coverage";
 import { RECORDED_QUERIES_FILE } from "../tests/support/recorded-queries";
-import type { CapacityInput, CollectionStats, DeclaredIndex, IndexKey } from "./collection-stats";
+import type { CapacityInput, CollectionStats, DeclaredIndex } from "./collection-stats";
 
 const PLAN_SIZES = [100_000, 1_000_000] as const;
 /** What a B-tree takes beyond its raw keys (page fill, internal pages), lowest and highest. */
@@ -42,7 +42,7 @@ function documentsAt(collection: CollectionStats, members: number, input: Capaci
 }
 
 /** Bytes of one entry, and entries per document (an array field gives one per element). */
-function entryOf(collection: CollectionStats, key: IndexKey) {
+function entryOf(collection: CollectionStats, key: DeclaredIndex["key"]) {
   const fields = Object.keys(key).map((field) => collection.fields[field]);
   const keyBytes = fields.reduce((total, field) => total + (field?.keyBytes ?? 38), 0);
   const perDocument = Math.max(1, ...fields.map((field) => field?.entriesPerDocument ?? 1));

@@ -10,36 +10,12 @@ import { connectDatabase } from "../src/db/connection";
 import { createLogger } from "../src/logger";
 import { resolveJwtSecret } from "../src/modules/auth/jwt-secret";
 import { createServices } from "../src/services";
-import { readRecorded, type RecordedQueries } from "../tests/support/recorded-queries";
+import { readRecorded } from "../tests/support/recorded-queries";
 
-export type IndexKey = Record<string, 1 | -1>;
-
-export interface DeclaredIndex {
-  key: IndexKey;
-  /** As the schema declares them (`unique`, `sparse`, a partial filter, a TTL). */
-  options: Record<string, unknown>;
-}
-
-export interface CollectionStats {
-  name: string;
-  documents: number;
-  /** Average BSON size of a document; null when the collection was empty. */
-  documentBytes: number | null;
-  indexes: DeclaredIndex[];
-  /**
-   * Every field an index names, `_id` included: the average bytes of one key value (one
-   * element of an array) and index entries per document; not `measured` when the collection
-   * was empty and the size is the schema type's assumed one.
-   */
-  fields: Record<string, { keyBytes: number; entriesPerDocument: number; measured: boolean }>;
-}
-
-export interface CapacityInput {
-  /** The member count of the sampled database. */
-  members: number;
-  collections: CollectionStats[];
-  recorded: RecordedQueries;
-}
+export type CapacityInput = Awaited<ReturnType<typeof sampleCollections>>;
+export type CollectionStats = CapacityInput["collections"][number];
+/** As the schema declares it (`unique`, `sparse`, a partial filter, a TTL). */
+export type DeclaredIndex = { key: Record<string, 1 | -1>; options: Record<string, unknown> };
 
 /**
  * A value's size as an index key: a string's UTF-8 bytes and a type byte and terminator, a date
@@ -97,20 +73,21 @@ export async function withServices<T>(
   }
 }
 
-/** The declared indexes and sampled sizes (up to 1 000 documents) of every model's collection. */
-export function sampleCollections(
-  uri: string,
-  env: Record<string, string>,
-  members: number,
-): Promise<CapacityInput> {
+/**
+ * The declared indexes and sampled sizes (up to 1 000 documents) of every model's collection,
+ * for the member count `members` of `env`'s database. For every field an index names, `_id`
+ * included: the average bytes of one key value (one element of an array) and index entries
+ * per document, not `measured` when the collection was empty and the size is assumed.
+ */
+export function sampleCollections(uri: string, env: Record<string, string>, members: number) {
   return withServices(uri, env, async (services) => {
-    const collections: CollectionStats[] = [];
+    const collections = [];
     for (const model of services.models) {
       const schema = model.schema as Schema;
       const sample = await model.collection.find({}, { limit: 1000 }).toArray();
-      const indexes = schema
+      const indexes: DeclaredIndex[] = schema
         .indexes()
-        .map(([key, options]) => ({ key: key as IndexKey, options: { ...options } }));
+        .map(([key, options]) => ({ key: key as DeclaredIndex["key"], options: { ...options } }));
       const fields = new Set(["_id", ...indexes.flatMap((index) => Object.keys(index.key))]);
       const bytes = sample.reduce(
         (total, document) => total + BSON.calculateObjectSize(document),
