@@ -5,7 +5,6 @@ import { PATCH_NAMES } from "../tools/dev-db/ferretdb-build";
 import { renderCapacityPlan } from "./capacity-plan";
 import type { PageVsDriver } from "./driver-alone";
 import type { LoadResult } from "./load";
-import type { BenchOptions } from "./options";
 import type { ReportInput, SizeResult } from "./report-input";
 import {
   apolloAlone,
@@ -65,9 +64,13 @@ export function renderReport(input: ReportInput): string {
     `- Machine: ${os.cpus().length} × ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, ${os.type()} ${os.release()}`,
     `- Versions: ${versions(input.engine)}`,
     `- Data: the demo data (\`npm run seed:demo\`) at ${input.sizes.map((size) => count(size.members)).join(", ")} members, each in a database of its own on one engine, with their accounts, about 300 office titles and the branches of service; for each, one service process (compiled, \`NODE_OPTIONS=${HEAP_OPTIONS}\`, the hand-written floor listening in it on a port of its own), NODE_ENV=production, LOG_LEVEL=warn, bcrypt cost 12`,
-    `- Load: ${loadLine(options)}`,
+    `- Load: autocannon in the benchmark's own process on the same machine (it shares the ${os.cpus().length} cores). Member reads: one request at a time, ${options.sizeSamples} of each at every member count (after the session's first reads, which list members and offices; the same load at each count, and the service's resident memory is read right after it), then ${options.targetSamples} more of each at ${target} for the targets. A member page against the driver alone: ${options.pageTurns} turns of ${options.pagesPerTurn} pages a side, one at a time, after one of each. The interfaces at ${target}: ${options.durationSeconds} s per scenario after a 1 s warm-up (and, before the first run, one unmeasured 2 s pass over every scenario), ${options.connections} connections unless stated; ${options.runs} runs, each row the median run by throughput; a group's REST, GraphQL and floor rows take ${2 * options.durationSeconds} turns each of as many answers as its warm-up gave in half a second (none cut off at a turn's end), every other round in reverse order; a run's ratio is the median of its rounds' ratios, and a ratio target uses the median of the runs' ratios.`,
     "",
-    ...readingTheNumbers(input),
+    "Reading the numbers: every request reads the database (the signed-in account and session by `_id`, then what the route needs) and nothing of a collection is kept in the service. A member page is four queries: the page (find, sort, skip, limit) and its count, then its accounts and its branches of service by `_id`.",
+    input.engine === "ferretdb"
+      ? 'The development engine, FerretDB v1 on SQLite, uses no index but `_id` (an `_id`, an `_id $in` or an `_id` beside other conditions, with the install\'s patches): every other query reads and decodes every document of its collection from its stored JSON, filters it, and sorts what matches in memory. So member lists, searches and GET /users grow in step with the membership (table "By member count"), and the engine, not the service, takes the time (section "A member page against the driver alone"). On MongoDB the same queries walk the declared indexes (section "Capacity plan for MongoDB"): a page reads its skip + 10 index keys and 10 documents, a count reads index keys only.'
+      : `The engine was ${input.engine}.`,
+    "Office titles are a few hundred documents, read with the appointments' lapsed-terms query first: on this engine those reads are bound by the engine too, so their ratios to the floor move with it; the service's CPU per answer (beside the ratios, and in \"What Apollo alone costs\") shows what the interfaces add. The engine, the service and the load generator share the machine's cores.",
     "",
     "## Targets",
     "",
@@ -113,7 +116,12 @@ export function renderReport(input: ReportInput): string {
     "",
     `## The interfaces at ${target} members`,
     "",
-    ...table(input.measured),
+    "| Scenario | Via | Connections | Requests/s | p50 ms | p95 ms | p97.5 ms | p99 ms | Requests | Non-2xx/errors |",
+    "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ...input.measured.map(
+      ({ name, via, connections, result }) =>
+        `| ${name} | ${via} | ${connections} | ${rps(result)} | ${result.p50} | ${result.p95} | ${result.p97_5} | ${result.p99} | ${result.total} | ${result.failures} |`,
+    ),
     "",
     "The hand-written floor (bench/floor-server.ts) is express with the service's own request shell (request id and log, security headers, CORS, rate limit: src/http/request-shell.ts) on the same node server (`expressServerOptions`), the same authentication and the same OfficeService call the REST route ends in (which reads the titles through OfficeRepository), answering the same JSON, with no GraphQL execution and no Sofa. It listens inside the service's process (bench/service-with-floor.ts): identical processes ran up to 1.5 × apart on this machine, so a floor in a process of its own made each ratio also a comparison of two processes' luck.",
     ...apolloAloneSection(apolloRuns),
@@ -229,7 +237,7 @@ const WHY = {
  * The verdicts of one report. A missed target's reason is written once, below the table, and
  * named from its row: several targets share one reason.
  */
-export class Verdicts {
+class Verdicts {
   private readonly reasons = new Map<string, string>();
 
   verdict(met: boolean, reason?: { title: string; why: string }): string {
@@ -248,7 +256,7 @@ export class Verdicts {
   }
 }
 
-export function versions(engine: string): string {
+function versions(engine: string): string {
   const read = (name: string) => {
     try {
       const file = path.join(__dirname, "..", "node_modules", name, "package.json");
@@ -267,37 +275,6 @@ export function versions(engine: string): string {
       ? `FerretDB v1.24.2 (SQLite backend, built with the patches ${PATCH_NAMES.join(", ")} of tools/dev-db/ferretdb-patches.ts)`
       : `database engine: ${engine}`,
   ].join(", ");
-}
-
-export function table(measured: Measured[]): string[] {
-  return [
-    "| Scenario | Via | Connections | Requests/s | p50 ms | p95 ms | p97.5 ms | p99 ms | Requests | Non-2xx/errors |",
-    "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|",
-    ...measured.map(
-      ({ name, via, connections, result }) =>
-        `| ${name} | ${via} | ${connections} | ${rps(result)} | ${result.p50} | ${result.p95} | ${result.p97_5} | ${result.p99} | ${result.total} | ${result.failures} |`,
-    ),
-  ];
-}
-
-export function loadLine(options: BenchOptions): string {
-  const target = count(options.targetSize);
-  return [
-    `autocannon in the benchmark's own process on the same machine (it shares the ${os.cpus().length} cores).`,
-    `Member reads: one request at a time, ${options.sizeSamples} of each at every member count (after the session's first reads, which list members and offices; the same load at each count, and the service's resident memory is read right after it), then ${options.targetSamples} more of each at ${target} for the targets.`,
-    `A member page against the driver alone: ${options.pageTurns} turns of ${options.pagesPerTurn} pages a side, one at a time, after one of each.`,
-    `The interfaces at ${target}: ${options.durationSeconds} s per scenario after a 1 s warm-up (and, before the first run, one unmeasured 2 s pass over every scenario), ${options.connections} connections unless stated; ${options.runs} runs, each row the median run by throughput; a group's REST, GraphQL and floor rows take ${2 * options.durationSeconds} turns each of as many answers as its warm-up gave in half a second (none cut off at a turn's end), every other round in reverse order; a run's ratio is the median of its rounds' ratios, and a ratio target uses the median of the runs' ratios.`,
-  ].join(" ");
-}
-
-export function readingTheNumbers(input: ReportInput): string[] {
-  return [
-    "Reading the numbers: every request reads the database (the signed-in account and session by `_id`, then what the route needs) and nothing of a collection is kept in the service. A member page is four queries: the page (find, sort, skip, limit) and its count, then its accounts and its branches of service by `_id`.",
-    input.engine === "ferretdb"
-      ? 'The development engine, FerretDB v1 on SQLite, uses no index but `_id` (an `_id`, an `_id $in` or an `_id` beside other conditions, with the install\'s patches): every other query reads and decodes every document of its collection from its stored JSON, filters it, and sorts what matches in memory. So member lists, searches and GET /users grow in step with the membership (table "By member count"), and the engine, not the service, takes the time (section "A member page against the driver alone"). On MongoDB the same queries walk the declared indexes (section "Capacity plan for MongoDB"): a page reads its skip + 10 index keys and 10 documents, a count reads index keys only.'
-      : `The engine was ${input.engine}.`,
-    "Office titles are a few hundred documents, read with the appointments' lapsed-terms query first: on this engine those reads are bound by the engine too, so their ratios to the floor move with it; the service's CPU per answer (beside the ratios, and in \"What Apollo alone costs\") shows what the interfaces add. The engine, the service and the load generator share the machine's cores.",
-  ];
 }
 
 export function pageSection(page: PageVsDriver): string[] {

@@ -41,18 +41,13 @@ export function serviceEnv(engine: Pick<Engine, "uri">, members: number): Record
   };
 }
 
-export interface ServiceWithFloor {
-  url: string;
-  floorUrl: string;
-  pid: number;
-  stop: () => Promise<void>;
-}
+export type ServiceWithFloor = Awaited<ReturnType<typeof startService>>;
 
 /**
  * The compiled service over the database of `members` members, with the hand-written floor
  * listening beside it in the same process (service-with-floor.ts); resolves once it is healthy.
  */
-export async function startService(engine: Engine, members: number): Promise<ServiceWithFloor> {
+export async function startService(engine: Engine, members: number) {
   const [port, floorPort] = [await freePort(), await freePort()];
   const child = spawn(process.execPath, ["dist/bench/service-with-floor.js"], {
     cwd: path.join(__dirname, ".."),
