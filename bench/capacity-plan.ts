@@ -94,10 +94,7 @@ interface Planned {
 const isIdOnly = (served: Planned["served"]) =>
   "indexes" in served && served.indexes.every((key) => indexText(key) === "{ _id: 1 }");
 
-/**
- * Each recorded query on the service's collections once (a test's own probe collections left
- * out), with the index MongoDB would walk; reads by `_id` left out.
- */
+/** Each recorded query on the service's collections once, but reads by `_id`, and its index. */
 function plans(input: CapacityInput): Planned[] {
   const first = new Map<string, { query: PlannedQuery; sentBy: string }>();
   for (const [sentBy, queries] of Object.entries(input.recorded).sort()) {
@@ -125,10 +122,7 @@ export function capacityProblems(input: CapacityInput): string[] {
   );
 }
 
-/**
- * Declared indexes that are not unique (a unique one keeps an invariant) and that no recorded
- * query walks: each costs every write.
- */
+/** Declared indexes no recorded query walks, each costing every write; unique ones keep a rule. */
 export function unusedIndexes(input: CapacityInput): string[] {
   const used = new Set(
     plans(input).flatMap(({ query, served }) =>

@@ -1,7 +1,6 @@
 /**
- * What the capacity plan is worked out from: every model's declared indexes, read from the
- * service's own composition root, the sizes of the stored values, sampled from a benchmark
- * database after the run, and the queries the test suite recorded.
+ * What the capacity plan is worked out from: every model's declared indexes, the sizes of the
+ * stored values in a benchmark database after the run, and the queries the tests recorded.
  */
 import { BSON, type Document } from "mongodb";
 import type { Connection, Schema } from "mongoose";
@@ -17,10 +16,7 @@ export type CollectionStats = CapacityInput["collections"][number];
 /** As the schema declares it (`unique`, `sparse`, a partial filter, a TTL). */
 export type DeclaredIndex = { key: Record<string, 1 | -1>; options: Record<string, unknown> };
 
-/**
- * A value's size as an index key: a string's UTF-8 bytes and a type byte and terminator, a date
- * or number 8 bytes and a type byte, null and booleans about a byte.
- */
+/** A value's size as an index key, with its type byte (and a string's terminator). */
 function keyBytesOf(value: unknown): number {
   if (value === null || value === undefined) return 1;
   if (typeof value === "string") return Buffer.byteLength(value) + 2;
@@ -74,10 +70,8 @@ export async function withServices<T>(
 }
 
 /**
- * The declared indexes and sampled sizes (up to 1 000 documents) of every model's collection,
- * for the member count `members` of `env`'s database. For every field an index names, `_id`
- * included: the average bytes of one key value (one element of an array) and index entries
- * per document, not `measured` when the collection was empty and the size is assumed.
+ * Every model's declared indexes and, for each field one names, the mean bytes of a key value
+ * and index entries per document in up to 1 000 documents (assumed when there are none).
  */
 export function sampleCollections(uri: string, env: Record<string, string>, members: number) {
   return withServices(uri, env, async (services) => {

@@ -12,7 +12,7 @@ import { log } from "./options";
 /** Bump when the seed's shape changes, so an old benchmark database is seeded again. */
 const DATASET_VERSION = 7;
 export const BENCH_PASSWORD = "Bench#Applicant1";
-/** The benchmark databases' data key (demo data only): the seed seals with it, the service opens. */
+/** The benchmark databases' data key (demo data only): the seed seals, the service opens. */
 export const BENCH_DATA_KEY = Buffer.alloc(32, 7).toString("base64");
 /** Where the applicants a run creates get their addresses, so the next run can remove them. */
 const APPLICANT_DOMAIN = "bench.example.org";
@@ -21,9 +21,8 @@ const APPLICANT_DOMAIN = "bench.example.org";
 export const databaseOf = (members: number) => `bench-${members}`;
 
 /**
- * The demo data (`npm run seed:demo`) of each member count in the engine at `uri` (whose files
- * are in `dataDir`), seeded once and reused while its marker matches. Demo accounts get bcrypt
- * cost 12, as production would, so sign-ins cost what they cost there.
+ * The demo data (`npm run seed:demo`) of each member count, seeded once and reused while its
+ * marker matches; bcrypt cost 12, as production's, so sign-ins cost what they cost there.
  */
 export async function ensureDatasets(uri: string, dataDir: string, sizes: readonly number[]) {
   for (const members of sizes) {
@@ -58,10 +57,7 @@ export async function ensureDatasets(uri: string, dataDir: string, sizes: readon
   }
 }
 
-/**
- * What an earlier run left in a kept database: its applicants (accounts and their records) and
- * every session (the demo data has none), so each run starts from the seeded data.
- */
+/** Removes what an earlier run left: its applicants and every session (the seed has none). */
 export async function removeRunLeftovers(uri: string, members: number): Promise<void> {
   const client = await MongoClient.connect(uri, clientOptionsFor(uri));
   try {
@@ -83,9 +79,8 @@ export async function removeRunLeftovers(uri: string, members: number): Promise<
 }
 
 /**
- * Verified accounts without an application, one per POST /members/apply of the run, written
- * directly: registering through the API would need each one's mailed code. Their password hash
- * is cost 4: the benchmark signs each in once.
+ * Verified accounts without an application, written directly (registering through the API needs
+ * a mailed code), at bcrypt cost 4: each signs in once.
  */
 export async function createApplicants(connection: Connection, count: number): Promise<string[]> {
   const passwordHash = await bcrypt.hash(BENCH_PASSWORD, 4);

@@ -27,7 +27,7 @@ export interface LoadResult {
   p99: number;
   max: number;
   total: number;
-  /** Answers off the expected status (any but a 2xx unless the spec names one), errors, timeouts. */
+  /** Answers off the expected status (a 2xx unless the spec names one), errors, timeouts. */
   failures: number;
   /** The server's CPU time per answer, in µs, when measured in turns with a CPU reader. */
   cpuMicrosPerRequest?: number;

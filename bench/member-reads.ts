@@ -38,10 +38,9 @@ export const MEMBER_READS: readonly {
 ];
 
 /**
- * Each member read `samples` times, one at a time (what one administrator waits for): a
- * number of requests rather than a time, since at 100 000 members one can take a minute and
- * the memory comparison needs the same load at every count. None is sent unmeasured first:
- * opening the session already listed members and offices.
+ * Each member read `samples` times, one at a time (what one administrator waits for): a count
+ * rather than a time, since at 100 000 members one can take a minute and the memory needs the
+ * same load at every count. Opening the session already listed members and offices.
  */
 export async function measureMemberReads(session: Session, samples: number): Promise<MemberReads> {
   const measured: Partial<MemberReads> = {};

@@ -1,7 +1,6 @@
 /**
- * The public events page of issue 41 (point 8): GET /events/public as the home page asks for
- * it (upcoming first), through REST, through the hand-written floor (floor-server.ts), and
- * revalidated with If-None-Match, at the connections a busy public page sees.
+ * The public events page (issue 41): GET /events/public as the home page asks for it, through
+ * REST, the floor and revalidated, at the connections a busy public page sees.
  */
 import type { Db } from "mongodb";
 import { searchableText } from "../src/db/search-text";
@@ -16,11 +15,7 @@ const EVENTS_QUERY = "/events/public?sortBy=startsAt&sortOrder=asc&limit=10";
 const CATEGORIES = ["CONFERENCE", "OUTREACH", "TRAINING", "WORSHIP", "FELLOWSHIP", "PRAYER"];
 const PLACES = ["Cebu City", "Quezon City", "Davao City", "Iloilo City", "Baguio", "Tacloban"];
 
-/**
- * Tops the database up to BENCH_EVENTS events (one in ten PRIVATE), written through the driver
- * as the seed writes members: creating each through the API would measure nothing the
- * benchmark is about.
- */
+/** Tops the database up to BENCH_EVENTS events (one in ten PRIVATE), written as the seed writes. */
 async function seedEvents(db: Db): Promise<void> {
   const events = db.collection<{ _id: string }>("events");
   const have = await events.countDocuments({});

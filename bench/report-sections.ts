@@ -93,10 +93,7 @@ export function medianRatios(runs: Measured[][]): (Ratio & { runs: Ratio[] })[] 
 
 export type ApolloAlone = NonNullable<ReturnType<typeof apolloAlone>>;
 
-/**
- * Apollo alone against its express counterpart in one run, beside a title by id through
- * /graphql and the floor: the service process's CPU time per answer of each.
- */
+/** Apollo alone, its express counterpart, and a title by id through /graphql and the floor. */
 export function apolloAlone(run: Measured[]) {
   const floor = resultIn(run, "office by id", "floor");
   const graphql = resultIn(run, "office by id", "GraphQL");

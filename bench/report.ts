@@ -27,10 +27,7 @@ import { bySizeSection } from "./report-text";
 import { HEAP_OPTIONS } from "./service-process";
 import type { BurstResult, BurstSide } from "./sign-in-burst";
 
-/**
- * Where the measurements taken with `--only` and written up by hand begin: a full run rewrites
- * what is above this line and keeps what follows it.
- */
+/** A full run rewrites the report above this line and keeps what follows (written by hand). */
 export const KEPT_MARKER =
   "<!-- Measured with --only and written by hand below: npm run bench keeps this part. -->";
 
@@ -233,10 +230,7 @@ const WHY = {
   },
 };
 
-/**
- * The verdicts of one report. A missed target's reason is written once, below the table, and
- * named from its row: several targets share one reason.
- */
+/** A missed target's reason is written once, below the table: several targets share one. */
 class Verdicts {
   private readonly reasons = new Map<string, string>();
 

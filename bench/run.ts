@@ -72,7 +72,7 @@ async function withEngine<T>(options: BenchOptions, use: (engine: Engine) => Pro
   }
 }
 
-/** The service over the database of `members`, as seeded (and, at the target, the scenarios' seeds). */
+/** The service over the database of `members` as seeded (at the target, with the scenarios'). */
 async function atCount<T>(
   engine: Engine,
   members: number,

@@ -1,7 +1,4 @@
-/**
- * What a scenario of the read suite is, and the helpers to write one: a load (load.ts) built
- * against the running service, listed in the registry, bench/scenarios.ts.
- */
+/** What a scenario of the read suite (scenarios.ts) is, and the helpers to write one. */
 import fs from "node:fs";
 import path from "node:path";
 import { buildOperationNodeForField } from "@graphql-tools/utils";
@@ -60,7 +57,7 @@ export const connectionsOf = (
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
-/** GET `path` (`:officeId` filled in) under /api/v1, or on the floor; as the member unless public. */
+/** GET `path` (`:officeId` filled in) under /api/v1 or on the floor, as the member or anonymous. */
 export function get(path: string, { floor = false, anonymous = false } = {}) {
   return (session: Session, connections: number): LoadSpec => ({
     url: `${floor ? session.floorUrl : `${session.baseUrl}/api/v1`}${path.replace(":officeId", session.officeId)}`,

@@ -1,8 +1,7 @@
 /**
- * The registry of the read suite's scenarios, measured in this order at the target member
- * count; the members of a group take turns, so that their ratios compare loads under one
- * drift. A new scenario is a file exporting its scenarios (as public-events.ts does) and one
- * line below. Member reads are measured apart, one at a time (member-reads.ts).
+ * The read suite's scenarios in their order; a group's take turns, so that their ratios compare
+ * loads under one drift. A new scenario is a file exporting its scenarios (as public-events.ts
+ * does) and one line below.
  */
 import { ALONE_PATHS, ALONE_QUERY } from "./floor-server";
 import type { LoadSpec } from "./load";

@@ -43,10 +43,7 @@ export function serviceEnv(engine: Pick<Engine, "uri">, members: number): Record
 
 export type ServiceWithFloor = Awaited<ReturnType<typeof startService>>;
 
-/**
- * The compiled service over the database of `members` members, with the hand-written floor
- * listening beside it in the same process (service-with-floor.ts); resolves once it is healthy.
- */
+/** The compiled service and the floor beside it (service-with-floor.ts), once healthy. */
 export async function startService(engine: Engine, members: number) {
   const [port, floorPort] = [await freePort(), await freePort()];
   const child = spawn(process.execPath, ["dist/bench/service-with-floor.js"], {

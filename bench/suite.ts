@@ -23,10 +23,7 @@ export async function warmUp({ session, options }: At): Promise<void> {
   }
 }
 
-/**
- * The read scenarios (those whose name contains `--only`'s text, if given), a group's in turns
- * with the service process's CPU time per answer.
- */
+/** The read scenarios (those `--only` names, if given), a group's in turns with their CPU. */
 export async function readSuite({ session, options, service }: At): Promise<Measured[]> {
   const { only } = options;
   const cpuOf = () => cpuMicros(service.pid);
@@ -133,10 +130,7 @@ export function signIns({ session, options }: At, seconds = options.durationSeco
   };
 }
 
-/**
- * GET /offices at the target concurrency alone, the floor's right after it, and the service's
- * again while `logins` sign-ins run.
- */
+/** GET /offices at the target concurrency alone, the floor's, and again during sign-ins. */
 export async function loginStorm(at: At) {
   const { session, options } = at;
   const offices = (baseUrl = `${session.baseUrl}/api/v1`) => ({
