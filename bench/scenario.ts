@@ -1,29 +1,18 @@
 /** What a scenario of the read suite (scenarios.ts) is, and the helpers to write one. */
+import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { buildOperationNodeForField } from "@graphql-tools/utils";
 import { buildSchema, OperationTypeNode, print } from "graphql";
 import type { Db } from "mongodb";
+import { DEMO_PASSWORD } from "../scripts/demo/demo-data";
 import type { DevEngine } from "../tools/dev-db/engine";
 import type { LoadSpec } from "./load";
 import type { BenchOptions } from "./options";
 import type { ServiceWithFloor } from "./service-process";
 
-/** What a scenario needs from the running service: tokens and ids read at start (client.ts). */
-export interface Session {
-  baseUrl: string;
-  floorUrl: string;
-  adminToken: string;
-  memberToken: string;
-  /** A demo member's address, for sign-ins (bcrypt cost 12, as seeded). */
-  memberEmail: string;
-  officeId: string;
-  /** Several surname prefixes, so that each search differs. */
-  searchTerms: string[];
-  /** A 1 MiB PDF's signed link on the service, and its storage key (the file floor's path). */
-  fileLink: string;
-  fileKey: string;
-}
+/** What a scenario needs from the running service: tokens and ids read at start. */
+export type Session = Awaited<ReturnType<typeof openSession>>;
 
 /** One member count's database, its running service and a session on it: what is measured. */
 export interface At {
@@ -101,4 +90,66 @@ export function graphql(field: string, variables: (s: Session) => object = () =>
     body: JSON.stringify({ query, variables: variables(session) }),
     connections,
   });
+}
+
+/** A JSON request that must succeed; with a body, a POST. */
+async function json<T>(url: string, token?: string, body?: unknown): Promise<T> {
+  const response = await fetch(url, {
+    method: body === undefined ? "GET" : "POST",
+    headers: { "content-type": "application/json", ...(token ? bearer(token) : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const parsed = (await response.json()) as T;
+  if (!response.ok) throw new Error(`${url}: ${response.status} ${JSON.stringify(parsed)}`);
+  return parsed;
+}
+
+export const signIn = async (baseUrl: string, email: string, password: string) =>
+  (await json<{ accessToken: string }>(`${baseUrl}/api/v1/auth/login`, "", { email, password }))
+    .accessToken;
+
+/** Tokens and ids the scenarios use, read through the API like any client would. */
+export async function openSession(service: { url: string; floorUrl: string }) {
+  const adminToken = await signIn(service.url, "reviewer@demo.example.org", DEMO_PASSWORD);
+  const members = await json<{ data: { user: { email: string }; lastName: string }[] }>(
+    `${service.url}/api/v1/members?limit=40&status=APPROVED`,
+    adminToken,
+  );
+  const memberEmail = members.data[0].user.email;
+  const memberToken = await signIn(service.url, memberEmail, DEMO_PASSWORD);
+  const offices = await json<{ data: { id: string }[] }>(
+    `${service.url}/api/v1/offices?limit=1`,
+    memberToken,
+  );
+  return {
+    ...(await uploadFile(service.url, adminToken)),
+    baseUrl: service.url,
+    floorUrl: service.floorUrl,
+    adminToken,
+    memberToken,
+    memberEmail, // for the sign-ins
+    officeId: offices.data[0].id,
+    // Several surname prefixes, so that each search differs.
+    searchTerms: [...new Set(members.data.map((m) => m.lastName.toLowerCase().slice(0, 4)))],
+  };
+}
+
+/**
+ * A 1 MiB PDF (a document of a typical size) uploaded by `token`'s account: its signed link,
+ * rendered for its owner so that reading by it writes no audit entry, and its storage key.
+ */
+async function uploadFile(baseUrl: string, token: string) {
+  const bytes = Buffer.concat([Buffer.from("%PDF-1.4\n"), randomBytes(1024 * 1024 - 9)]);
+  const form = new FormData();
+  form.append("purpose", "REQUIREMENT");
+  form.append("file", new Blob([bytes], { type: "application/pdf" }), "bench.pdf");
+  const response = await fetch(`${baseUrl}/api/v1/files`, {
+    method: "POST",
+    headers: bearer(token),
+    body: form,
+  });
+  const answer = (await response.json()) as { data: { id: string; fileUrl: string } };
+  if (response.status !== 201) throw new Error(`upload: ${JSON.stringify(answer)}`);
+  const link = new URL(answer.data.fileUrl, baseUrl);
+  return { fileLink: `${baseUrl}${link.pathname}${link.search}`, fileKey: answer.data.id };
 }

@@ -2,13 +2,12 @@
 import { DEMO_PASSWORD } from "../scripts/demo/demo-data";
 import { SAMPLE_APPLICATION } from "../src/modules/members/sample-application";
 import { connectDatabase } from "../src/db/connection";
-import { signIn } from "./client";
 import { BENCH_PASSWORD, createApplicants, databaseOf } from "./dataset";
 import { measure, measureInTurns, type LoadSpec } from "./load";
 import { cpuMicros, peakResidentMb } from "./processes";
 import { medianBy, throughputRatio, type Measured } from "./report-sections";
 import { log } from "./options";
-import { bearer, connectionsOf, type At, type Scenario } from "./scenario";
+import { bearer, connectionsOf, signIn, type At, type Scenario } from "./scenario";
 import { READ_SCENARIOS } from "./scenarios";
 
 /**
