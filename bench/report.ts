@@ -38,7 +38,7 @@ export function keepHandWritten(report: string, previous: string | null): string
 }
 
 export function renderReport(input: ReportInput): string {
-  const { options, storm } = input;
+  const { options, storm, csvExport } = input;
   const apolloRuns = input.readRuns.map(apolloAlone);
   // The run whose Apollo addition is the median of the runs'.
   const apollo = medianBy(
@@ -84,10 +84,7 @@ export function renderReport(input: ReportInput): string {
       `| ${label} p95 < ${TARGET.memberReadP95Ms} ms at one connection, ${target} members | p95 ${result.p95} ms, p50 ${result.p50} ms (${result.total} requests) | ${verdicts.verdict(result.p95 < TARGET.memberReadP95Ms && result.failures === 0, WHY.memberReads(input))} |`,
     );
   }
-  const page = input.page;
-  lines.push(
-    `| A member page (GET /members?page=${page.page}) within ${TARGET.pageRatio} × its queries through the driver alone, ${target} members | ${ceilingText(page.ratio)} × (${fixed(msPer(page.service), 1)} ms against ${fixed(msPer(page.driver), 1)} ms a page; turns: ${page.turnRatios.map(ceilingText).join(", ")}) | ${verdicts.verdict(page.ratio <= TARGET.pageRatio && page.service.failures === 0, WHY.page(page))} |`,
-  );
+  const { page } = input;
   const ratios = medianRatios(input.readRuns);
   const ratioRows = (via: "REST" | "GraphQL", issue: string) =>
     ratios.map((ratio) => {
@@ -95,17 +92,32 @@ export function renderReport(input: ReportInput): string {
       const runs = ratio.runs.map((run) => ratioText(via === "REST" ? run.rest : run.graphql));
       return `| ${ratio.group}: ${via} ≥ ${TARGET.ratio} × floor${issue} | ${ratioText(value)} ×${runs.length > 1 ? ` (runs: ${runs.join(", ")})` : ""}${cpuText(input.readRuns, ratio.group, via)} | ${verdicts.verdict(value >= TARGET.ratio, WHY.ratio(apollo))} |`;
     });
+  // REST's CPU per answer over the floor's on a title by id, in each run.
+  const cpuRatios = input.readRuns.flatMap((run) => {
+    const [rest, floor] = (["REST", "floor"] as const).map(
+      (via) => resultIn(run, "office by id", via)?.cpuMicrosPerRequest,
+    );
+    return rest && floor ? [rest / floor] : [];
+  });
+  const cpuRatio = median(cpuRatios);
+  const bursts = input.sizes.filter((size) => size.burst);
   lines.push(
+    `| A member page (GET /members?page=${page.page}) within ${TARGET.pageRatio} × its queries through the driver alone, ${target} members | ${ceilingText(page.ratio)} × (${fixed(msPer(page.service), 1)} ms against ${fixed(msPer(page.driver), 1)} ms a page; turns: ${page.turnRatios.map(ceilingText).join(", ")}) | ${verdicts.verdict(page.ratio <= TARGET.pageRatio && page.service.failures === 0, WHY.page(page))} |`,
     ...ratioRows("REST", ""),
     `| Service RSS at ${count(largest.members)} members ≤ ${TARGET.rssGrowthMb} MB above ${count(smallest.members)}, after the same read load | ${largest.serviceRssMb} MB against ${smallest.serviceRssMb} MB (${rssGrowth >= 0 ? "+" : ""}${rssGrowth} MB) | ${verdicts.verdict(rssGrowth <= TARGET.rssGrowthMb, WHY.rss)} |`,
     ...ratioRows("GraphQL", " (issue 7)"),
-    ...costRows(input, verdicts),
-  );
-  lines.push(
+    ...(cpuRatios.length === 0
+      ? []
+      : [
+          `| office by id: REST's service CPU per answer ≤ ${TARGET.restCpuRatio} × the floor's | ${fixed(cpuRatio)} × (runs: ${cpuRatios.map((r) => fixed(r)).join(", ")}) | ${verdicts.verdict(cpuRatio <= TARGET.restCpuRatio, WHY.cpu)} |`,
+        ]),
+    ...bursts.map((size) => {
+      const b = size.burst!;
+      return `| ${b.count} sign-ins at once ≥ ${TARGET.burstShare} × cores ÷ one hash, ${count(size.members)} members | ${fixed(b.rest.perSecond)}/s against ${fixed(b.bound)}/s = ${fixed(b.rest.share)}; the floor ${fixed(b.floor.share)}; per sign-in the engine's CPU ${ms(b.rest.engineCpuMs)}, one hash ${ms(b.hashMs)} | ${verdicts.verdict(b.rest.share >= TARGET.burstShare, WHY.burst(bursts, input.engine))} |`;
+    }),
     `| GET /offices p99 < ${TARGET.officesP99Ms} ms at ${options.targetConnections} connections (issue 7) | ${storm.alone.p99} ms (${rps(storm.alone)} req/s); the hand-written floor right after: ${storm.floor.p99} ms (${rps(storm.floor)} req/s) | ${verdicts.verdict(storm.alone.p99 < TARGET.officesP99Ms, WHY.offices(storm.floor))} |`,
     `| GET /offices p99 during ${options.logins} concurrent sign-ins < ${TARGET.stormFactor} × without (issue 7) | ${storm.during.p99} ms vs ${storm.alone.p99} ms = ${fixed(stormFactor)} × (sign-ins: ${rps(storm.storm)} req/s, ${storm.storm.failures} failed) | ${verdicts.verdict(stormFactor < TARGET.stormFactor, WHY.storm)} |`,
-  );
-  lines.push(
+    // After every row: the reasons of the targets they missed.
     ...verdicts.section(),
     ...bySizeSection(input),
     ...pageSection(input.page),
@@ -122,9 +134,6 @@ export function renderReport(input: ReportInput): string {
     "",
     "The hand-written floor (bench/floor-server.ts) is express with the service's own request shell (request id and log, security headers, CORS, rate limit: src/http/request-shell.ts) on the same node server (`expressServerOptions`), the same authentication and the same OfficeService call the REST route ends in (which reads the titles through OfficeRepository), answering the same JSON, with no GraphQL execution and no Sofa. It listens inside the service's process (bench/service-with-floor.ts): identical processes ran up to 1.5 × apart on this machine, so a floor in a process of its own made each ratio also a comparison of two processes' luck.",
     ...apolloAloneSection(apolloRuns),
-  );
-  const { csvExport } = input;
-  lines.push(
     "",
     "## Streaming CSV export",
     "",
@@ -144,35 +153,6 @@ function cpuText(runs: Measured[][], group: string, via: Measured["via"]): strin
   const [interfaceUs, floorUs] = [of(via), of("floor")];
   if (interfaceUs === undefined || floorUs === undefined) return "";
   return `; the service's CPU per answer ${Math.round(interfaceUs)} µs, the floor's ${Math.round(floorUs)} µs`;
-}
-
-/** REST's CPU per answer over the floor's in one group, each run's and their median. */
-function cpuRatio(runs: Measured[][], group: string): { ratio: number; runs: number[] } | null {
-  const each = runs.flatMap((run) => {
-    const [rest, floor] = [resultIn(run, group, "REST"), resultIn(run, group, "floor")];
-    const [restUs, floorUs] = [rest?.cpuMicrosPerRequest, floor?.cpuMicrosPerRequest];
-    return restUs && floorUs ? [restUs / floorUs] : [];
-  });
-  return each.length === 0 ? null : { ratio: median(each), runs: each };
-}
-
-/** The target rows: REST's CPU on a title by id, then the burst at each count it ran at. */
-function costRows(input: ReportInput, verdicts: Verdicts): string[] {
-  const rows: string[] = [];
-  const office = cpuRatio(input.readRuns, "office by id");
-  if (office) {
-    rows.push(
-      `| office by id: REST's service CPU per answer ≤ ${TARGET.restCpuRatio} × the floor's | ${fixed(office.ratio)} × (runs: ${office.runs.map((r) => fixed(r)).join(", ")}) | ${verdicts.verdict(office.ratio <= TARGET.restCpuRatio, WHY.cpu)} |`,
-    );
-  }
-  const bursts = input.sizes.filter((size) => size.burst);
-  for (const size of bursts) {
-    const b = size.burst!;
-    rows.push(
-      `| ${b.count} sign-ins at once ≥ ${TARGET.burstShare} × cores ÷ one hash, ${count(size.members)} members | ${fixed(b.rest.perSecond)}/s against ${fixed(b.bound)}/s = ${fixed(b.rest.share)}; the floor ${fixed(b.floor.share)}; per sign-in the engine's CPU ${ms(b.rest.engineCpuMs)}, one hash ${ms(b.hashMs)} | ${verdicts.verdict(b.rest.share >= TARGET.burstShare, WHY.burst(bursts, input.engine))} |`,
-    );
-  }
-  return rows;
 }
 
 const meanMs = (result: LoadResult) => fixed(msPer(result), 1);
