@@ -23,7 +23,7 @@ import { expressServerOptions } from "../src/http/node-server";
 import type { Logger } from "../src/logger";
 import { OfficeSortBy, SortOrder, type OfficeListArgs } from "../src/modules/offices/office.input";
 import type { Services } from "../src/services";
-import type { ObjectStorage } from "../src/storage/object-storage";
+import { createObjectStorage } from "../src/storage/create-storage";
 import { useRequestShell } from "../src/http/request-shell";
 import {
   matchesIfNoneMatch,
@@ -141,7 +141,17 @@ export async function createFloorApp(services: Services, config: Config, log: Lo
       res.status(401).json({ code: "INVALID_CREDENTIALS", message: "Invalid email or password" });
     }
   });
-  app.use(await createApolloAlone(services, config, log));
+  // Apollo alone, and its express counterpart.
+  const graphql = createGraphqlServer({ schema, introspection: false, exposeErrorDetail: false });
+  await graphql.start();
+  const buildContext = createContextBuilder(services, log, { secureCookies: false });
+  const body = express.json({ limit: config.bodyLimitBytes });
+  app.post(ALONE_PATHS.express, body, (_req, res) => {
+    res.json({ data: { office: OFFICE } });
+  });
+  const context = ({ req, res }: { req: express.Request; res: express.Response }) =>
+    buildContext(req, res);
+  app.use(ALONE_PATHS.apollo, body, expressMiddleware(graphql, { context }));
   return app;
 }
 
@@ -152,12 +162,9 @@ const RAW_FILES_PATH = "/raw-files/";
  * the floor of a signed-link read asked first: `GET /raw-files/<key>` answered by a plain node
  * handler straight from the storage driver, with none of the service's work.
  */
-export function listenFloor(
-  app: express.Express,
-  port: number,
-  host: string,
-  storage: ObjectStorage,
-): http.Server {
+export function listenFloor(app: express.Express, config: Config, port: number): http.Server {
+  // A storage driver of its own over the service's FILE_STORAGE_URL: the same bytes.
+  const storage = createObjectStorage(config);
   const handler: http.RequestListener = (req, res) => {
     if (req.method !== "GET" || !req.url?.startsWith(RAW_FILES_PATH)) {
       app(req, res);
@@ -171,7 +178,7 @@ export function listenFloor(
       () => res.writeHead(404).end(),
     );
   };
-  return http.createServer(expressServerOptions(app), handler).listen(port, host);
+  return http.createServer(expressServerOptions(app), handler).listen(port, config.host);
 }
 
 /** The paths, under the floor's port, of the two routes. */
@@ -200,25 +207,3 @@ const schema = buildSchema(`
   type Query { office(id: ID!): Office }
 `);
 schema.getQueryType()!.getFields().office.resolve = () => OFFICE;
-
-/** Both routes of Apollo alone, for the floor's app (behind the same request shell). */
-async function createApolloAlone(
-  services: Services,
-  config: Config,
-  log: Logger,
-): Promise<express.Router> {
-  const graphql = createGraphqlServer({ schema, introspection: false, exposeErrorDetail: false });
-  await graphql.start();
-  const buildContext = createContextBuilder(services, log, { secureCookies: false });
-  const router = express.Router();
-  const body = express.json({ limit: config.bodyLimitBytes });
-  router.post(ALONE_PATHS.express, body, (_req, res) => {
-    res.json({ data: { office: OFFICE } });
-  });
-  router.use(
-    ALONE_PATHS.apollo,
-    body,
-    expressMiddleware(graphql, { context: ({ req, res }) => buildContext(req, res) }),
-  );
-  return router;
-}

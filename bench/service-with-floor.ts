@@ -8,7 +8,6 @@ import "reflect-metadata";
 import { loadConfig } from "../src/config";
 import { createLogger } from "../src/logger";
 import { openDatabase, startServer } from "../src/server";
-import { createObjectStorage } from "../src/storage/create-storage";
 import { createFloorApp, listenFloor } from "./floor-server";
 
 async function main(): Promise<void> {
@@ -18,8 +17,7 @@ async function main(): Promise<void> {
   if (!Number.isInteger(floorPort) || floorPort <= 0) throw new Error("FLOOR_PORT must be a port");
   const running = await startServer(config, log, await openDatabase(config));
   const floor = await createFloorApp(running.services, config, log);
-  // A storage driver of its own over the service's FILE_STORAGE_URL: the same bytes.
-  listenFloor(floor, floorPort, config.host, createObjectStorage(config));
+  listenFloor(floor, config, floorPort);
 }
 
 main().catch((error: unknown) => {
