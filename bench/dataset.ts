@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import bcrypt from "bcryptjs";
-import { MongoClient } from "mongodb";
+import { MongoClient, type Db } from "mongodb";
 import type { Connection } from "mongoose";
 import { clientOptionsFor } from "../src/db/connection";
 import { uuidv7 } from "../src/db/uuid";
@@ -16,6 +16,8 @@ export const BENCH_PASSWORD = "Bench#Applicant1";
 export const BENCH_DATA_KEY = Buffer.alloc(32, 7).toString("base64");
 /** Where the applicants a run creates get their addresses, so the next run can remove them. */
 const APPLICANT_DOMAIN = "bench.example.org";
+
+type Seed = (db: Db) => Promise<void>;
 
 /** Each member count has a database of its own in the one engine of a run. */
 export const databaseOf = (members: number) => `bench-${members}`;
@@ -57,8 +59,11 @@ export async function ensureDatasets(uri: string, dataDir: string, sizes: readon
   }
 }
 
-/** Removes what an earlier run left: its applicants and every session (the seed has none). */
-export async function removeRunLeftovers(uri: string, members: number): Promise<void> {
+/**
+ * Removes what an earlier run left (its applicants, every session: the seed has none), then
+ * writes what `seeds` add to the demo data.
+ */
+export async function resetDatabase(uri: string, members: number, seeds: Iterable<Seed>) {
   const client = await MongoClient.connect(uri, clientOptionsFor(uri));
   try {
     const db = client.db(databaseOf(members));
@@ -73,6 +78,7 @@ export async function removeRunLeftovers(uri: string, members: number): Promise<
       await users.deleteMany({ _id: { $in: ids } });
     }
     await db.collection("sessions").deleteMany({});
+    for (const seed of seeds) await seed(db);
   } finally {
     await client.close();
   }

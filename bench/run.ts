@@ -20,11 +20,9 @@ import "reflect-metadata";
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { MongoClient } from "mongodb";
-import { clientOptionsFor } from "../src/db/connection";
 import { startEngine, type DevEngine as Engine } from "../tools/dev-db/engine";
 import { sampleCollections } from "./collection-stats";
-import { databaseOf, ensureDatasets, removeRunLeftovers } from "./dataset";
+import { ensureDatasets, resetDatabase } from "./dataset";
 import { logReportsVsDriver, measurePageVsDriver } from "./driver-alone";
 import { measure } from "./load";
 import { measureMemberReads } from "./member-reads";
@@ -78,16 +76,8 @@ async function atCount<T>(
   options: BenchOptions,
   use: (at: At) => Promise<T>,
 ): Promise<T> {
-  await removeRunLeftovers(engine.uri, members);
-  if (members === options.targetSize) {
-    const client = await MongoClient.connect(engine.uri, clientOptionsFor(engine.uri));
-    try {
-      const seeds = new Set(READ_SCENARIOS.flatMap((scenario) => scenario.seed ?? []));
-      for (const seed of seeds) await seed(client.db(databaseOf(members)));
-    } finally {
-      await client.close();
-    }
-  }
+  const seeds = new Set(READ_SCENARIOS.flatMap((scenario) => scenario.seed ?? []));
+  await resetDatabase(engine.uri, members, members === options.targetSize ? seeds : []);
   const service = await startService(engine, members);
   try {
     return await use({ engine, service, session: await openSession(service), members, options });
