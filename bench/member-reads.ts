@@ -2,8 +2,7 @@ import { measure, type LoadSpec } from "./load";
 import type { Measured } from "./report-sections";
 import { bearer, type Session } from "./scenario";
 
-/** The reads whose latency grows with the membership on an engine that scans. */
-export type MemberReadKey = "list" | "search" | "users";
+export type MemberReadKey = (typeof MEMBER_READS)[number]["key"];
 export type MemberReads = Record<MemberReadKey, Measured>;
 
 const asAdmin = (path: string) => (session: Session) => ({
@@ -12,16 +11,13 @@ const asAdmin = (path: string) => (session: Session) => ({
   connections: 1,
 });
 
-export const MEMBER_READS: readonly {
-  key: MemberReadKey;
-  name: string;
-  spec: (session: Session) => LoadSpec;
-}[] = [
+/** The reads whose latency grows with the membership on an engine that scans. */
+export const MEMBER_READS = [
   { key: "list", name: "GET /members", spec: asAdmin("/members") },
   {
     key: "search",
     name: "GET /members?search=… (varied)",
-    spec: (session) => {
+    spec: (session: Session): LoadSpec => {
       let next = 0;
       const term = () => session.searchTerms[next++ % session.searchTerms.length];
       return {
@@ -35,7 +31,7 @@ export const MEMBER_READS: readonly {
     },
   },
   { key: "users", name: "GET /users", spec: asAdmin("/users") },
-];
+] as const;
 
 /**
  * Each member read `samples` times, one at a time (what one administrator waits for): a count

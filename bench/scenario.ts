@@ -39,10 +39,8 @@ export interface Scenario {
   spec: (session: Session, connections: number) => LoadSpec | Promise<LoadSpec>;
 }
 
-export const connectionsOf = (
-  scenario: Scenario,
-  options: { connections: number; publicConnections: number },
-): number => (scenario.audience === "public" ? options.publicConnections : options.connections);
+export const connectionsOf = (scenario: Scenario, options: BenchOptions) =>
+  scenario.audience === "public" ? options.publicConnections : options.connections;
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
