@@ -5,7 +5,7 @@
 import type { Db } from "mongodb";
 import { searchableText } from "../src/db/search-text";
 import { uuidv7 } from "../src/db/uuid";
-import { get, revalidated, type Scenario } from "./scenario";
+import { publicPage } from "./scenario";
 
 /** Events in the benchmark's database: a few years of an active organisation's calendar. */
 const BENCH_EVENTS = 2_000;
@@ -53,25 +53,13 @@ async function seedEvents(db: Db): Promise<void> {
   if (records.length > 0) await events.insertMany(records);
 }
 
-const common = { group: "public events", audience: "public", seed: seedEvents } as const;
-
-export const PUBLIC_EVENT_SCENARIOS: Scenario[] = [
-  {
-    ...common,
-    name: "GET /events/public",
-    via: "REST",
-    spec: get(EVENTS_QUERY, { anonymous: true }),
-  },
-  {
-    ...common,
-    name: "GET /events/public (hand-written)",
-    via: "floor",
-    spec: get(EVENTS_QUERY, { floor: true, anonymous: true }),
-  },
-  {
-    ...common,
-    name: "GET /events/public with If-None-Match (304)",
-    via: "REST",
-    spec: revalidated(EVENTS_QUERY),
-  },
-];
+export const PUBLIC_EVENT_SCENARIOS = publicPage(
+  EVENTS_QUERY,
+  "public events",
+  [
+    "GET /events/public",
+    "GET /events/public (hand-written)",
+    "GET /events/public with If-None-Match (304)",
+  ],
+  seedEvents,
+);

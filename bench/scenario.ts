@@ -54,7 +54,7 @@ export function get(path: string, { floor = false, anonymous = false } = {}) {
 }
 
 /** An anonymous GET of `path` under /api/v1 with the ETag it has now: every answer a 304. */
-export function revalidated(path: string) {
+function revalidated(path: string) {
   return async (session: Session, connections: number): Promise<LoadSpec> => {
     const url = `${session.baseUrl}/api/v1${path}`;
     const response = await fetch(url);
@@ -62,6 +62,24 @@ export function revalidated(path: string) {
     if (response.status !== 200 || !etag) throw new Error(`${url}: ${response.status}, no ETag`);
     return { url, headers: { "if-none-match": etag }, connections, expectedStatus: 304 };
   };
+}
+
+/**
+ * A public page anonymously through REST and through the floor, and revalidated, named in that
+ * order: one group, at the public pages' concurrency.
+ */
+export function publicPage(
+  path: string,
+  group: string,
+  [rest, floor, revalidation]: string[],
+  seed?: Scenario["seed"],
+): Scenario[] {
+  const common = { group, audience: "public", seed } as const;
+  return [
+    { ...common, name: rest, via: "REST", spec: get(path, { anonymous: true }) },
+    { ...common, name: floor, via: "floor", spec: get(path, { floor: true, anonymous: true }) },
+    { ...common, name: revalidation, via: "REST", spec: revalidated(path) },
+  ];
 }
 
 const schema = buildSchema(

@@ -6,7 +6,7 @@
 import { ALONE_PATHS, ALONE_QUERY } from "./floor-server";
 import type { LoadSpec } from "./load";
 import { PUBLIC_EVENT_SCENARIOS } from "./public-events";
-import { get, graphql, revalidated, type Scenario, type Session } from "./scenario";
+import { get, graphql, publicPage, type Scenario, type Session } from "./scenario";
 
 /** Apollo alone and its express counterpart (floor-server.ts): the same body, no sign-in. */
 const alone =
@@ -19,7 +19,6 @@ const alone =
   });
 
 const DIRECTORY = "/members/public/directory-locations";
-const directory = { group: "directory", audience: "public" } as const;
 const [offices, office] = [{ group: "offices list" }, { group: "office by id" }];
 
 export const READ_SCENARIOS: Scenario[] = [
@@ -47,24 +46,11 @@ export const READ_SCENARIOS: Scenario[] = [
     spec: get("/offices/:officeId", { floor: true }),
   },
   // The public directory: one $group over APPROVED members, then the tree.
-  {
-    ...directory,
-    name: `GET ${DIRECTORY}`,
-    via: "REST",
-    spec: get(DIRECTORY, { anonymous: true }),
-  },
-  {
-    ...directory,
-    name: `GET ${DIRECTORY} (hand-written)`,
-    via: "floor",
-    spec: get(DIRECTORY, { floor: true, anonymous: true }),
-  },
-  {
-    ...directory,
-    name: `GET ${DIRECTORY} (If-None-Match, 304)`,
-    via: "REST",
-    spec: revalidated(DIRECTORY),
-  },
+  ...publicPage(DIRECTORY, "directory", [
+    `GET ${DIRECTORY}`,
+    `GET ${DIRECTORY} (hand-written)`,
+    `GET ${DIRECTORY} (If-None-Match, 304)`,
+  ]),
   // No ratio target: what Apollo adds by itself, beside what /graphql adds over the floor.
   {
     name: "POST /alone/express (constant answer)",
