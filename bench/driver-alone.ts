@@ -13,6 +13,7 @@ import { withServices } from "./collection-stats";
 import { databaseOf } from "./dataset";
 import { resultOf, run } from "./load";
 import { log } from "./options";
+import { mean, sum } from "./report-sections";
 import { bearer, type At } from "./scenario";
 import { serviceEnv } from "./service-process";
 
@@ -142,9 +143,6 @@ async function againstDriver(
     queries: describePhases(phases),
   };
 }
-
-const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
-const mean = (values: number[]) => sum(values) / Math.max(values.length, 1);
 
 /** GET /members?page=N, 5 % into the list, against MemberService.list's queries for it. */
 export async function measurePageVsDriver(at: At) {

@@ -25,8 +25,7 @@ export function cpuMicros(pid: number): number {
 
 /** The pid of this process's child named `name` (its command); null if none. */
 export function childPid(name: string): number | null {
-  const child = childrenOf(process.pid).find((pid) => readOr(`/proc/${pid}/comm`).trim() === name);
-  return child ?? null;
+  return childrenOf(process.pid).find((pid) => readOr(`/proc/${pid}/comm`).trim() === name) ?? null;
 }
 
 function childrenOf(pid: number): number[] {

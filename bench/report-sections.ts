@@ -39,6 +39,9 @@ export const ratioText = (value: number) => (Math.floor(value * 100 + 1e-9) / 10
 /** Two decimals rounded up, so a ratio of 1.302 does not read as a met 1.30. */
 export const ceilingText = (value: number) => (Math.ceil(value * 100 - 1e-9) / 100).toFixed(2);
 
+export const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
+export const mean = (values: number[]) => sum(values) / Math.max(values.length, 1);
+
 /** The lower middle of `values` by `key`. */
 export function medianBy<T>(values: readonly T[], key: (value: T) => number): T {
   const sorted = [...values].sort((a, b) => key(a) - key(b));

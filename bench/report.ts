@@ -11,6 +11,7 @@ import {
   ceilingText,
   count,
   fixed,
+  mean,
   median,
   medianBy,
   medianRatios,
@@ -46,8 +47,7 @@ export function renderReport(input: ReportInput): string {
     (one) => one.apolloUs - one.expressUs,
   ) as ApolloAlone | undefined;
   const stormFactor = storm.during.p99 / Math.max(1, storm.alone.p99);
-  const smallest = input.sizes[0];
-  const largest = input.sizes[input.sizes.length - 1];
+  const [smallest, largest] = [input.sizes[0], input.sizes[input.sizes.length - 1]];
   const rssGrowth = largest.serviceRssMb - smallest.serviceRssMb;
   const cpu = os.cpus()[0]?.model ?? "unknown CPU";
   const verdicts = new Verdicts();
@@ -148,7 +148,7 @@ export function renderReport(input: ReportInput): string {
 function cpuText(runs: Measured[][], group: string, via: Measured["via"]): string {
   const of = (side: Measured["via"]) => {
     const each = runs.flatMap((run) => resultIn(run, group, side)?.cpuMicrosPerRequest || []);
-    return each.length === 0 ? undefined : each.reduce((a, b) => a + b, 0) / each.length;
+    return each.length === 0 ? undefined : mean(each);
   };
   const [interfaceUs, floorUs] = [of(via), of("floor")];
   if (interfaceUs === undefined || floorUs === undefined) return "";
