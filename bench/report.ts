@@ -41,11 +41,9 @@ export function keepHandWritten(report: string, previous: string | null): string
 export function renderReport(input: ReportInput): string {
   const { options, storm, csvExport } = input;
   const apolloRuns = input.readRuns.map(apolloAlone);
-  // The run whose Apollo addition is the median of the runs'.
-  const apollo = medianBy(
-    apolloRuns.filter((one) => one !== undefined),
-    (one) => one.apolloUs - one.expressUs,
-  ) as ApolloAlone | undefined;
+  const timed = apolloRuns.filter((one) => one !== undefined);
+  // The run whose Apollo addition is the median of the runs' (none when no run timed it).
+  const apollo: ApolloAlone | undefined = medianBy(timed, (one) => one.apolloUs - one.expressUs);
   const stormFactor = storm.during.p99 / Math.max(1, storm.alone.p99);
   const [smallest, largest] = [input.sizes[0], input.sizes[input.sizes.length - 1]];
   const rssGrowth = largest.serviceRssMb - smallest.serviceRssMb;

@@ -44,10 +44,12 @@ export const connectionsOf = (scenario: Scenario, options: BenchOptions) =>
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
-/** GET `path` (`:officeId` filled in) under /api/v1 or on the floor, as the member or anonymous. */
+/** GET `path` (`:officeId`, `:fileKey` filled in) under /api/v1 or on the floor, as the member. */
 export function get(path: string, { floor = false, anonymous = false } = {}) {
   return (session: Session, connections: number): LoadSpec => ({
-    url: `${floor ? session.floorUrl : `${session.baseUrl}/api/v1`}${path.replace(":officeId", session.officeId)}`,
+    url:
+      (floor ? session.floorUrl : `${session.baseUrl}/api/v1`) +
+      path.replace(":officeId", session.officeId).replace(":fileKey", session.fileKey),
     ...(anonymous ? {} : { headers: bearer(session.memberToken) }),
     connections,
   });

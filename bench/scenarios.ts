@@ -1,7 +1,6 @@
 /**
- * The read suite's scenarios in their order; a group's take turns, so that their ratios compare
- * loads under one drift. A new scenario is a file exporting its scenarios (as public-events.ts
- * does) and one line below.
+ * The read suite in order; a group's scenarios take turns, so that their ratios share one drift.
+ * A new scenario is a file exporting it (as public-events.ts does) and one line below.
  */
 import { ALONE_PATHS, ALONE_QUERY } from "./floor-server";
 import type { LoadSpec } from "./load";
@@ -77,9 +76,6 @@ export const READ_SCENARIOS: Scenario[] = [
     name: "GET /raw-files/{key} (hand-written, the driver alone, 1 MiB)",
     via: "floor",
     group: "file read",
-    spec: (session, connections) => ({
-      url: `${session.floorUrl}/raw-files/${session.fileKey}`,
-      connections,
-    }),
+    spec: get("/raw-files/:fileKey", { floor: true, anonymous: true }),
   },
 ];
