@@ -1,22 +1,19 @@
 /**
- * The capacity plan for MongoDB: the declared indexes' sizes at larger member counts, worked
- * out from the sampled values (collection-stats.ts), and the index each query the test suite
- * recorded would walk there.
+ * The capacity plan for MongoDB: the declared indexes' sizes at larger member counts, from the
+ * sampled values (collection-stats.ts), and the index each query the tests recorded walks there.
  */
 import path from "node:path";
 import { servingOf, type PlannedQuery } from "../tests/support/index-coverage";
 import { RECORDED_QUERIES_FILE } from "../tests/support/recorded-queries";
-import type { CapacityInput, CollectionStats, DeclaredIndex, IndexKey } from "./collection-stats";
+import type { CapacityInput, CollectionStats, DeclaredIndex } from "./collection-stats";
 
-/** The member counts the plan is worked out for. */
 const PLAN_SIZES = [100_000, 1_000_000] as const;
 /** What a B-tree takes beyond its raw keys (page fill, internal pages), lowest and highest. */
 const OVERHEAD = [1.3, 2] as const;
-/** Bytes of record id in each index entry. */
 const RECORD_ID_BYTES = 8;
-/** Accounts and member records read often enough to stay in the cache. */
+/** The share of accounts and member records read often enough to stay in the cache. */
 const HOT_SHARE = 0.1;
-/** Assumed document size of a collection the sampled database had none of. */
+/** The document size of a collection the sampled database had none of. */
 const ASSUMED_DOCUMENT_BYTES = 300;
 
 /** How a collection grows with the membership, where the demo data cannot say. */
@@ -45,7 +42,7 @@ function documentsAt(collection: CollectionStats, members: number, input: Capaci
 }
 
 /** Bytes of one entry, and entries per document (an array field gives one per element). */
-function entryOf(collection: CollectionStats, key: IndexKey) {
+function entryOf(collection: CollectionStats, key: DeclaredIndex["key"]) {
   const fields = Object.keys(key).map((field) => collection.fields[field]);
   const keyBytes = fields.reduce((total, field) => total + (field?.keyBytes ?? 38), 0);
   const perDocument = Math.max(1, ...fields.map((field) => field?.entriesPerDocument ?? 1));
@@ -62,14 +59,7 @@ const mb = (bytes: number) => {
 const range = ([low, high]: readonly [number, number]) =>
   mb(low) === mb(high) ? mb(low) : `${mb(low)}–${mb(high)}`;
 
-interface IndexRow {
-  collection: CollectionStats;
-  index: DeclaredIndex;
-  entryBytes: number;
-  sizes: [number, number][];
-}
-
-function indexRows(input: CapacityInput): IndexRow[] {
+function indexRows(input: CapacityInput) {
   return input.collections.flatMap((collection) =>
     [ID_INDEX, ...collection.indexes].map((index) => {
       const entry = entryOf(collection, index.key);
@@ -104,10 +94,7 @@ interface Planned {
 const isIdOnly = (served: Planned["served"]) =>
   "indexes" in served && served.indexes.every((key) => indexText(key) === "{ _id: 1 }");
 
-/**
- * Each recorded query on the service's collections once (a test's own probe collections left
- * out), with the index MongoDB would walk; reads by `_id` left out.
- */
+/** Each recorded query on the service's collections once, but reads by `_id`, and its index. */
 function plans(input: CapacityInput): Planned[] {
   const first = new Map<string, { query: PlannedQuery; sentBy: string }>();
   for (const [sentBy, queries] of Object.entries(input.recorded).sort()) {
@@ -135,10 +122,7 @@ export function capacityProblems(input: CapacityInput): string[] {
   );
 }
 
-/**
- * Declared indexes that are not unique (a unique one keeps an invariant) and that no recorded
- * query walks: each costs every write.
- */
+/** Declared indexes no recorded query walks, each costing every write; unique ones keep a rule. */
 export function unusedIndexes(input: CapacityInput): string[] {
   const used = new Set(
     plans(input).flatMap(({ query, served }) =>

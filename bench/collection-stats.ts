@@ -1,7 +1,6 @@
 /**
- * What the capacity plan is worked out from: every model's declared indexes, read from the
- * schemas of the service's own composition root, the sizes of the stored values, sampled
- * from a benchmark database after the run, and the queries the test suite recorded.
+ * What the capacity plan is worked out from: every model's declared indexes, the sizes of the
+ * stored values in a benchmark database after the run, and the queries the tests recorded.
  */
 import { BSON, type Document } from "mongodb";
 import type { Connection, Schema } from "mongoose";
@@ -10,50 +9,14 @@ import { connectDatabase } from "../src/db/connection";
 import { createLogger } from "../src/logger";
 import { resolveJwtSecret } from "../src/modules/auth/jwt-secret";
 import { createServices } from "../src/services";
-import { readRecorded, type RecordedQueries } from "../tests/support/recorded-queries";
+import { readRecorded } from "../tests/support/recorded-queries";
 
-/** Documents read from each collection to measure its values. */
-const SAMPLE = 1000;
+export type CapacityInput = Awaited<ReturnType<typeof sampleCollections>>;
+export type CollectionStats = CapacityInput["collections"][number];
+/** As the schema declares it (`unique`, `sparse`, a partial filter, a TTL). */
+export type DeclaredIndex = { key: Record<string, 1 | -1>; options: Record<string, unknown> };
 
-export type IndexKey = Record<string, 1 | -1>;
-
-export interface DeclaredIndex {
-  key: IndexKey;
-  /** As the schema declares them (`unique`, `sparse`, a partial filter, a TTL). */
-  options: Record<string, unknown>;
-}
-
-interface FieldSize {
-  /** Average bytes of one index key value of the field (one element of an array). */
-  keyBytes: number;
-  /** Average index entries a document gives for the field: its elements, for an array. */
-  entriesPerDocument: number;
-  /** False when the collection was empty and the size is the schema type's assumed one. */
-  measured: boolean;
-}
-
-export interface CollectionStats {
-  name: string;
-  documents: number;
-  /** Average BSON size of a document; null when the collection was empty. */
-  documentBytes: number | null;
-  indexes: DeclaredIndex[];
-  /** Every field an index names, `_id` included. */
-  fields: Record<string, FieldSize>;
-}
-
-export interface CapacityInput {
-  /** The member count of the sampled database. */
-  members: number;
-  collections: CollectionStats[];
-  /** The queries the test suite sent, for the plan of each on MongoDB. */
-  recorded: RecordedQueries;
-}
-
-/**
- * A value's size as an index key: strings by their UTF-8 length and a type byte and
- * terminator, dates and numbers as 8 bytes and a type byte, null and booleans about a byte.
- */
+/** A value's size as an index key, with its type byte (and a string's terminator). */
 function keyBytesOf(value: unknown): number {
   if (value === null || value === undefined) return 1;
   if (typeof value === "string") return Buffer.byteLength(value) + 2;
@@ -62,36 +25,28 @@ function keyBytesOf(value: unknown): number {
   return BSON.calculateObjectSize({ value }) - 7;
 }
 
-/** What a schema type's value is assumed to take when no document shows one. */
-function assumedKeyBytes(schema: Schema, field: string): number {
-  const instance = (schema.path(field) as { instance?: string } | undefined)?.instance;
-  if (instance === "Date" || instance === "Number") return 9;
-  if (instance === "Boolean") return 2;
-  // Most of our string keys are UUIDs (36 characters).
-  return 38;
-}
-
-function fieldSize(schema: Schema, field: string, sample: Document[]): FieldSize {
+function fieldSize(schema: Schema, field: string, sample: Document[]) {
   if (sample.length === 0) {
-    return { keyBytes: assumedKeyBytes(schema, field), entriesPerDocument: 1, measured: false };
+    const instance = (schema.path(field) as { instance?: string } | undefined)?.instance;
+    // Most string keys are UUIDs (36 characters).
+    const keyBytes =
+      instance === "Date" || instance === "Number" ? 9 : instance === "Boolean" ? 2 : 38;
+    return { keyBytes, entriesPerDocument: 1, measured: false };
   }
   let bytes = 0;
   let entries = 0;
   for (const document of sample) {
     const value: unknown = document[field];
-    const values = Array.isArray(value) ? value : [value];
     // An empty array is indexed as one undefined key.
-    if (values.length === 0) values.push(undefined);
+    const values =
+      Array.isArray(value) && value.length > 0 ? value : [Array.isArray(value) ? undefined : value];
     for (const one of values) bytes += keyBytesOf(one);
     entries += values.length;
   }
   return { keyBytes: bytes / entries, entriesPerDocument: entries / sample.length, measured: true };
 }
 
-/**
- * The service's own services (its composition root) over `env`'s database in this process,
- * for `use`; closed afterwards. `monitorCommands`: the driver reports every command.
- */
+/** The service's own services over `env`'s database in this process, for `use`. */
 export async function withServices<T>(
   uri: string,
   env: Record<string, string>,
@@ -114,30 +69,28 @@ export async function withServices<T>(
   }
 }
 
-/** The declared indexes and sampled sizes of every model's collection in `env`'s database. */
-export function sampleCollections(
-  uri: string,
-  env: Record<string, string>,
-  members: number,
-): Promise<CapacityInput> {
+/**
+ * Every model's declared indexes and, for each field one names, the mean bytes of a key value
+ * and index entries per document in up to 1 000 documents (assumed when there are none).
+ */
+export function sampleCollections(uri: string, env: Record<string, string>, members: number) {
   return withServices(uri, env, async (services) => {
-    const collections: CollectionStats[] = [];
+    const collections = [];
     for (const model of services.models) {
       const schema = model.schema as Schema;
-      const sample = await model.collection.find({}, { limit: SAMPLE }).toArray();
-      const indexes: DeclaredIndex[] = schema.indexes().map(([key, options]) => ({
-        key: key as IndexKey,
-        options: { ...options },
-      }));
+      const sample = await model.collection.find({}, { limit: 1000 }).toArray();
+      const indexes: DeclaredIndex[] = schema
+        .indexes()
+        .map(([key, options]) => ({ key: key as DeclaredIndex["key"], options: { ...options } }));
       const fields = new Set(["_id", ...indexes.flatMap((index) => Object.keys(index.key))]);
+      const bytes = sample.reduce(
+        (total, document) => total + BSON.calculateObjectSize(document),
+        0,
+      );
       collections.push({
         name: model.collection.collectionName,
         documents: await model.collection.estimatedDocumentCount(),
-        documentBytes:
-          sample.length === 0
-            ? null
-            : sample.reduce((total, document) => total + BSON.calculateObjectSize(document), 0) /
-              sample.length,
+        documentBytes: sample.length === 0 ? null : bytes / sample.length,
         indexes,
         fields: Object.fromEntries(
           [...fields].map((field) => [field, fieldSize(schema, field, sample)]),

@@ -1,87 +1,56 @@
 /**
- * A member page through the service against the same queries sent through the mongodb driver
- * alone: what the service (HTTP, authentication, Sofa, GraphQL execution, mongoose, presenting)
- * adds over the engine's own work. The queries are not written here but captured from the
- * service's code: MemberService.list runs in this process on a connection whose driver reports
- * every command, and the loop replays those commands, phase by phase as the service sent them.
+ * A read through the service against the same database commands sent through the mongodb driver
+ * alone: what the service adds over the engine's own work. The commands are captured, not
+ * written here: the service's own code runs once in this process on a connection whose driver
+ * reports every command, and a loop replays them, phase by phase as the service sent them.
  */
 import { performance } from "node:perf_hooks";
 import { BSON, MongoClient, type CommandStartedEvent, type Document } from "mongodb";
-import { loadConfig } from "../src/config";
 import { clientOptionsFor } from "../src/db/connection";
-import type { MemberListArgs } from "../src/modules/members/member.input";
+import { REPORTS, type ReportName } from "../src/modules/reports/reports.service";
+import type { Services } from "../src/services";
 import { withServices } from "./collection-stats";
-import { resultOf, run, type LoadResult, type LoadSpec } from "./load";
+import { databaseOf } from "./dataset";
+import { resultOf, run } from "./load";
+import { log } from "./options";
+import { mean, sum } from "./report-sections";
+import { bearer, type At } from "./scenario";
+import { serviceEnv } from "./service-process";
 
 /** Commands sent together (the service awaits them together); the next phase waits for them. */
 type Phase = Document[];
 
-export interface PageVsDriver {
-  page: number;
-  /** GET /members?page=N through REST, one request at a time, over all turns. */
-  service: LoadResult;
-  /** The captured queries through the driver alone, one page at a time, over all turns. */
-  driver: LoadResult;
-  /** Mean time per page through the service ÷ through the driver alone. */
-  ratio: number;
-  /** The same ratio within each turn. */
-  turnRatios: number[];
-  /** The captured commands, one line per phase. */
-  queries: string[];
-}
+export type PageVsDriver = Awaited<ReturnType<typeof measurePageVsDriver>>;
 
-interface PageVsDriverOptions {
-  uri: string;
-  /** The service's environment, for the services built here to capture the queries. */
-  env: Record<string, string>;
-  url: string;
-  token: string;
-  page: number;
-  turns: number;
-  /** Pages per turn and side. */
-  perTurn: number;
-}
-
-/** What is sent with a command but belongs to the session it was sent in, not to the query. */
+/** Sent with a command but belonging to the session it was sent in, not to the query. */
 const SESSION_FIELDS = new Set(["lsid", "txnNumber", "autocommit", "startTransaction"]);
-
 const READS = new Set(["find", "aggregate", "count", "getMore"]);
 
-/** The commands MemberService.list sends for one page, in the phases it sends them. */
-function capturePage(uri: string, env: Record<string, string>, page: number) {
+/** The reads `call` sends through the service's own services, in the phases it sends them. */
+function capture({ engine, members }: At, call: (services: Services) => Promise<unknown>) {
   return withServices(
-    uri,
-    env,
-    async (services, connection) => {
-      // mongoose creates each model's collection as the model is made: not part of a page.
-      await Promise.all(services.models.map((model) => model.init()));
+    engine.uri,
+    serviceEnv(engine, members),
+    async (built, connection) => {
+      // mongoose creates each model's collection as the model is made: not part of the call.
+      await Promise.all(built.models.map((model) => model.init()));
       const phases: Phase[] = [];
       let answered = true;
       const client = connection.getClient();
-      const started = (event: CommandStartedEvent) => {
+      client.on("commandStarted", (event: CommandStartedEvent) => {
         if (!READS.has(event.commandName)) return;
         if (answered) phases.push([]);
         answered = false;
         // A copy: the driver owns the command object it reports.
         const copy = BSON.deserialize(BSON.serialize(event.command));
-        phases[phases.length - 1].push(
-          Object.fromEntries(
-            Object.entries(copy).filter(
-              ([key]) => !key.startsWith("$") && !SESSION_FIELDS.has(key),
-            ),
-          ),
+        const kept = Object.entries(copy).filter(
+          ([key]) => !key.startsWith("$") && !SESSION_FIELDS.has(key),
         );
-      };
-      const ended = () => (answered = true);
-      client.on("commandStarted", started);
-      client.on("commandSucceeded", ended);
-      client.on("commandFailed", ended);
-      const args: Pick<MemberListArgs, "page" | "limit" | "includeArchived"> = {
-        page,
-        limit: 10,
-        includeArchived: false,
-      };
-      await services.services.members.reads.list(args);
+        phases[phases.length - 1].push(Object.fromEntries(kept));
+      });
+      client.on("commandSucceeded", () => (answered = true));
+      client.on("commandFailed", () => (answered = true));
+      await call(built.services);
       return phases;
     },
     true,
@@ -90,6 +59,13 @@ function capturePage(uri: string, env: Record<string, string>, page: number) {
 
 /** One line per phase: each command's name, collection and shape. */
 function describePhases(phases: Phase[]): string[] {
+  // Long id lists and strings would say nothing in the report.
+  const shape = (_key: string, value: unknown): unknown =>
+    Array.isArray(value) && value.length > 3
+      ? [`…${value.length} values`]
+      : typeof value === "string" && value.length > 40
+        ? `${value.slice(0, 12)}…`
+        : value;
   return phases.map((phase) =>
     phase
       .map((command) => {
@@ -101,86 +77,103 @@ function describePhases(phases: Phase[]): string[] {
   );
 }
 
-/** Long id lists and strings would say nothing in the report. */
-function shape(_key: string, value: unknown): unknown {
-  if (Array.isArray(value) && value.length > 3) return [`…${value.length} values`];
-  if (typeof value === "string" && value.length > 40) return `${value.slice(0, 12)}…`;
-  return value;
-}
-
-async function replay(client: MongoClient, dbName: string, phases: Phase[]): Promise<void> {
-  const db = client.db(dbName);
-  for (const phase of phases) await Promise.all(phase.map((command) => db.command(command)));
-}
-
-interface Side {
-  times: number[];
-  failures: number;
-}
-
 /**
- * The service's page and the driver's replay take turns, `perTurn` pages each, one at a time;
- * which goes first alternates. A fixed number of pages per turn rather than a time: a request
- * cut off at a turn's end would leave the engine busy with it during the other side's turn.
+ * GET `path` through the service against the replay of what `call` sends, taking `turns` turns
+ * of `perTurn` each, one at a time, after one of each unmeasured; which side goes first
+ * alternates. A fixed number per turn rather than a time: a request cut off at a turn's end
+ * would leave the engine busy with it during the other side's turn. The ratio is the mean time
+ * through the service over the driver's, over all turns and within each; `queries` has a line
+ * per phase.
  */
-export async function measurePageVsDriver(options: PageVsDriverOptions): Promise<PageVsDriver> {
-  const phases = await capturePage(options.uri, options.env, options.page);
-  const dbName = loadConfig(options.env).dbName;
-  const client = await MongoClient.connect(options.uri, clientOptionsFor(options.uri));
-  const spec: LoadSpec = {
-    url: `${options.url}/api/v1/members?page=${options.page}`,
-    headers: { authorization: `Bearer ${options.token}` },
+async function againstDriver(
+  at: At,
+  path: string,
+  call: (services: Services) => Promise<unknown>,
+  turns: number,
+  perTurn: number,
+) {
+  const phases = await capture(at, call);
+  const client = await MongoClient.connect(at.engine.uri, clientOptionsFor(at.engine.uri));
+  const db = client.db(databaseOf(at.members));
+  const spec = {
+    url: `${at.service.url}${path}`,
+    headers: bearer(at.session.adminToken),
     connections: 1,
     timeoutSeconds: 300,
   };
-  const service: Side = { times: [], failures: 0 };
-  const driver: Side = { times: [], failures: 0 };
-  const turnRatios: number[] = [];
-  const serviceTurn = async (pages: number) => {
-    const { result, times } = await run({ ...spec, amount: pages });
-    return { times, failures: result.non2xx + result.errors + result.timeouts };
-  };
-  const driverTurn = async (pages: number) => {
+  const replay = async (count: number) => {
     const times: number[] = [];
-    for (let page = 0; page < pages; page += 1) {
+    for (let i = 0; i < count; i += 1) {
       const started = performance.now();
-      await replay(client, dbName, phases);
+      for (const phase of phases) await Promise.all(phase.map((command) => db.command(command)));
       times.push(performance.now() - started);
     }
     return { times, failures: 0 };
   };
+  const viaService = (count: number) => run({ ...spec, amount: count });
+  const sides = [viaService, replay].map((measure) => ({
+    measure,
+    times: [] as number[],
+    failures: 0,
+    last: 0,
+  }));
+  const turnRatios: number[] = [];
   try {
-    await serviceTurn(1);
-    await driverTurn(1);
-    for (let turn = 0; turn < options.turns; turn += 1) {
-      const sides = [
-        { side: service, measure: serviceTurn },
-        { side: driver, measure: driverTurn },
-      ];
-      if (turn % 2 === 1) sides.reverse();
-      const means = new Map<Side, number>();
-      for (const { side, measure } of sides) {
-        const { times, failures } = await measure(options.perTurn);
+    for (const side of sides) await side.measure(1);
+    for (let turn = 0; turn < turns; turn += 1) {
+      for (const side of turn % 2 === 0 ? sides : [...sides].reverse()) {
+        const { times, failures } = await side.measure(perTurn);
         side.times.push(...times);
         side.failures += failures;
-        means.set(side, mean(times));
+        side.last = mean(times);
       }
-      turnRatios.push(means.get(service)! / means.get(driver)!);
+      turnRatios.push(sides[0].last / sides[1].last);
     }
   } finally {
     await client.close();
   }
-  const loadOf = (side: Side) =>
-    resultOf(side.times, sum(side.times) / 1000, side.failures, side.times.length);
+  const [service, driver] = sides.map((side) =>
+    resultOf(side.times, sum(side.times) / 1000, side.failures),
+  );
   return {
-    page: options.page,
-    service: loadOf(service),
-    driver: loadOf(driver),
-    ratio: mean(service.times) / mean(driver.times),
+    service,
+    driver,
+    ratio: mean(sides[0].times) / mean(sides[1].times),
     turnRatios,
     queries: describePhases(phases),
   };
 }
 
-const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
-const mean = (values: number[]) => sum(values) / Math.max(values.length, 1);
+/** GET /members?page=N, 5 % into the list, against MemberService.list's queries for it. */
+export async function measurePageVsDriver(at: At) {
+  const page = Math.max(2, Math.round(at.members * 0.005));
+  const list = (services: Services) =>
+    services.members.reads.list({ page, limit: 10, includeArchived: false });
+  const path = `/api/v1/members?page=${page}`;
+  const { pageTurns, pagesPerTurn } = at.options;
+  const result = { page, ...(await againstDriver(at, path, list, pageTurns, pagesPerTurn)) };
+  log(`member page: ${result.ratio.toFixed(2)} × the driver alone (${result.queries.join(" / ")})`);
+  return result;
+}
+
+/** The widest grouping of member records, and the funnel. */
+const MEASURED_REPORTS: readonly ReportName[] = ["members-by-region", "onboarding-funnel"];
+/** The service may take this much of the driver's time for the same aggregations. */
+const REPORT_RATIO_TARGET = 1.3;
+
+/** `--only=report`: office reports against their aggregations through the driver, logged. */
+export async function logReportsVsDriver(at: At): Promise<void> {
+  for (const report of MEASURED_REPORTS) {
+    const call = (services: Services) => services.reports[REPORTS[report].field]();
+    const result = await againstDriver(at, `/api/v1/reports/${report}`, call, 3, 10);
+    const [serviceMs, driverMs] = [result.service, result.driver].map(
+      (side) => 1000 / side.requestsPerSecond,
+    );
+    log(
+      `GET /reports/${report}: ${serviceMs.toFixed(1)} ms through the service ` +
+        `(${result.service.failures} failed), ${driverMs.toFixed(1)} ms through the driver alone: ` +
+        `${result.ratio.toFixed(2)} × (target ≤ ${REPORT_RATIO_TARGET}: ` +
+        `${result.ratio <= REPORT_RATIO_TARGET ? "met" : "missed"}); ${result.queries.join(" / ")}`,
+    );
+  }
+}

@@ -1,21 +1,29 @@
 /**
- * The floor under Sofa and GraphQL execution: GET /offices, GET /offices/{id}, GET
- * /events/public, the public directory and POST /auth/login written by hand in express, doing the same work as the service's routes (the request shell of
- * src/http/request-shell.ts: request id and log, security headers, CORS,
- * rate limit; the same authentication, which reads the account and the session by `_id`;
- * and the same OfficeService calls the resolvers make, which read the titles through
- * OfficeRepository), answered with the same JSON, and nothing else: no GraphQL parse, validation or execution, no Sofa. It runs
- * inside the service's process over the service's own services (bench/service-with-floor.ts),
- * so both share one heap, one connection pool and one process's luck with the machine.
+ * The floor under Sofa and GraphQL execution: the routes the read suite and the bursts compare
+ * with, written by hand in express over the service's own services, doing the same work (the
+ * request shell of src/http/request-shell.ts, the same authentication and service calls) and
+ * answering the same JSON, with nothing else. It runs inside the service's process
+ * (service-with-floor.ts), so both share one heap, one pool and one process's luck.
+ *
+ * Beside it, Apollo alone: the service's own Apollo set-up (createGraphqlServer, the same
+ * plugins, limits and context builder) over a one-field schema whose resolver returns a
+ * constant, against an express route that reads the same JSON body and answers the same JSON.
+ * What separates the two is Apollo's pipeline and GraphQL execution.
  */
+import { expressMiddleware } from "@as-integrations/express5";
 import express from "express";
+import { buildSchema } from "graphql";
 import http from "node:http";
+import { pipeline } from "node:stream/promises";
 import type { Config } from "../src/config";
+import { createContextBuilder } from "../src/graphql/context";
 import { paged } from "../src/graphql/envelopes";
+import { createGraphqlServer } from "../src/graphql/graphql-server";
 import { expressServerOptions } from "../src/http/node-server";
 import type { Logger } from "../src/logger";
 import { OfficeSortBy, SortOrder, type OfficeListArgs } from "../src/modules/offices/office.input";
 import type { Services } from "../src/services";
+import { createObjectStorage } from "../src/storage/create-storage";
 import { useRequestShell } from "../src/http/request-shell";
 import {
   matchesIfNoneMatch,
@@ -29,13 +37,13 @@ import type { EventListArgs } from "../src/modules/events/event.input";
 import { MemberStatus } from "../src/modules/members/member.enums";
 import { User } from "../src/modules/users/user.type";
 
-/**
- * The floor's express app over a process's services: its routes answer the same data as the
- * service's GET /offices and GET /offices/{id}.
- */
-export function createFloorApp(services: Services, config: Config, log: Logger): express.Express {
+export async function createFloorApp(services: Services, config: Config, log: Logger) {
   const app = express();
   useRequestShell(app, config, services, log);
+  const paging = (req: express.Request) => ({
+    page: Number(req.query.page ?? 1),
+    limit: Number(req.query.limit ?? 10),
+  });
   const signedIn = async (req: express.Request, res: express.Response): Promise<boolean> => {
     const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1];
     try {
@@ -50,8 +58,7 @@ export function createFloorApp(services: Services, config: Config, log: Logger):
   app.get("/offices", async (req, res) => {
     if (!(await signedIn(req, res))) return;
     const args = {
-      page: Number(req.query.page ?? 1),
-      limit: Number(req.query.limit ?? 10),
+      ...paging(req),
       sortBy: OfficeSortBy.createdAt,
       sortOrder: SortOrder.desc,
     } as OfficeListArgs;
@@ -62,8 +69,7 @@ export function createFloorApp(services: Services, config: Config, log: Logger):
   app.get("/events/public", async (req, res) => {
     await services.rateLimits.consumePublicRead(req.ip ?? "unknown");
     const args = {
-      page: Number(req.query.page ?? 1),
-      limit: Number(req.query.limit ?? 10),
+      ...paging(req),
       sortBy: (req.query.sortBy as EventSortBy | undefined) ?? EventSortBy.createdAt,
       sortOrder: (req.query.sortOrder as SortOrder | undefined) ?? SortOrder.desc,
     } as EventListArgs;
@@ -135,23 +141,69 @@ export function createFloorApp(services: Services, config: Config, log: Logger):
       res.status(401).json({ code: "INVALID_CREDENTIALS", message: "Invalid email or password" });
     }
   });
+  // Apollo alone, and its express counterpart.
+  const graphql = createGraphqlServer({ schema, introspection: false, exposeErrorDetail: false });
+  await graphql.start();
+  const buildContext = createContextBuilder(services, log, { secureCookies: false });
+  const body = express.json({ limit: config.bodyLimitBytes });
+  app.post(ALONE_PATHS.express, body, (_req, res) => {
+    res.json({ data: { office: OFFICE } });
+  });
+  const context = ({ req, res }: { req: express.Request; res: express.Response }) =>
+    buildContext(req, res);
+  app.use(ALONE_PATHS.apollo, body, expressMiddleware(graphql, { context }));
   return app;
 }
 
+const RAW_FILES_PATH = "/raw-files/";
+
 /**
- * The floor on its own port, on the same node server as the service's (src/server.ts).
- * `plain`: a hand-written node handler asked first (the file floor), express for the rest.
+ * The floor on its own port, on the same node server as the service's (src/server.ts), with
+ * the floor of a signed-link read asked first: `GET /raw-files/<key>` answered by a plain node
+ * handler straight from the storage driver, with none of the service's work.
  */
-export function listenFloor(
-  app: express.Express,
-  port: number,
-  host: string,
-  plain?: (req: http.IncomingMessage, res: http.ServerResponse) => boolean,
-): http.Server {
-  const handler: http.RequestListener = plain
-    ? (req, res) => {
-        if (!plain(req, res)) app(req, res);
-      }
-    : app;
-  return http.createServer(expressServerOptions(app), handler).listen(port, host);
+export function listenFloor(app: express.Express, config: Config, port: number): http.Server {
+  // A storage driver of its own over the service's FILE_STORAGE_URL: the same bytes.
+  const storage = createObjectStorage(config);
+  const handler: http.RequestListener = (req, res) => {
+    if (req.method !== "GET" || !req.url?.startsWith(RAW_FILES_PATH)) {
+      app(req, res);
+      return;
+    }
+    storage.get(req.url.slice(RAW_FILES_PATH.length)).then(
+      async (body) => {
+        res.writeHead(200, { "content-type": "application/pdf" });
+        await pipeline(body, res).catch(() => res.destroy());
+      },
+      () => res.writeHead(404).end(),
+    );
+  };
+  return http.createServer(expressServerOptions(app), handler).listen(port, config.host);
 }
+
+/** The paths, under the floor's port, of the two routes. */
+export const ALONE_PATHS = { express: "/alone/express", apollo: "/alone/graphql" } as const;
+
+export const ALONE_QUERY = `query Office($id: ID!) {
+  office(id: $id) { id name level description maxSlots activeHolders createdAt updatedAt }
+}`;
+
+const OFFICE = {
+  id: "0190f0aa-1111-7222-8333-444455556666",
+  name: "Chaplain General",
+  level: "NATIONAL",
+  description: "Leads the corps of chaplains across the whole organisation.",
+  maxSlots: 1,
+  activeHolders: 1,
+  createdAt: "2026-01-05T09:30:00.000Z",
+  updatedAt: "2026-03-17T14:05:00.000Z",
+};
+
+const schema = buildSchema(`
+  type Office {
+    id: ID! name: String! level: String! description: String maxSlots: Int
+    activeHolders: Int! createdAt: String! updatedAt: String!
+  }
+  type Query { office(id: ID!): Office }
+`);
+schema.getQueryType()!.getFields().office.resolve = () => OFFICE;

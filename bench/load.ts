@@ -1,6 +1,6 @@
 import autocannon from "autocannon";
 
-/** One measured load: fixed concurrency for a fixed time (or a fixed number of requests). */
+/** One load: fixed concurrency for a fixed time, or for a fixed number of requests. */
 export interface LoadSpec {
   url: string;
   method?: "GET" | "POST";
@@ -18,16 +18,16 @@ export interface LoadSpec {
   setupRequest?: (request: Record<string, unknown>) => Record<string, unknown>;
 }
 
+/** Percentiles are exact, from every response's time: autocannon's skip from p90 to p97.5. */
 export interface LoadResult {
   requestsPerSecond: number;
   p50: number;
-  /** Exact, from every response's time (autocannon's own percentiles skip from p90 to p97.5). */
   p95: number;
   p97_5: number;
   p99: number;
   max: number;
   total: number;
-  /** Responses outside 2xx plus errors and timeouts. */
+  /** Answers off the expected status (a 2xx unless the spec names one), errors, timeouts. */
   failures: number;
   /** The server's CPU time per answer, in µs, when measured in turns with a CPU reader. */
   cpuMicrosPerRequest?: number;
@@ -35,47 +35,22 @@ export interface LoadResult {
   turnRates?: number[];
 }
 
-export interface TurnOptions {
-  turnSeconds?: number;
-  /** The server's CPU time so far, in µs: read around every turn, so each load gets its own. */
-  cpuOf?: () => number;
-}
-
 export async function measure(spec: LoadSpec): Promise<LoadResult> {
-  const { result, times, unexpected } = await run(spec);
-  return {
-    // A fixed amount may take under a second, which autocannon's per-second average misses.
-    requestsPerSecond:
-      spec.amount === undefined
-        ? result.requests.average
-        : result.requests.total / Math.max(result.duration, 1e-9),
-    p50: result.latency.p50,
-    p95: percentile(times, 95),
-    p97_5: result.latency.p97_5,
-    p99: result.latency.p99,
-    // From the same exact times as p95: autocannon's own maximum keeps whole milliseconds, and
-    // a p95 rounded from an exact 127.6 ms once came out above its 127.
-    max: maxOf(times),
-    total: result.requests.total,
-    failures: failuresOf(result, unexpected),
-  };
+  const { times, seconds, failures, total } = await run(spec);
+  return resultOf(times, seconds, failures, total);
 }
 
 /**
- * Several loads measured in turns: each for `turnSeconds`, one after the other, `turns` times
- * over. The machine's speed drifts over seconds to minutes: measured back to back, 5 s each,
- * one pair's ratio came out 0.65, 1.09 and 0.89 in the three runs of one benchmark; taking
- * turns, a drift falls on every load alike, and every other round runs in the reverse order.
- * Turns are whole seconds: autocannon stops on its
- * one-second tick. A spec with an `amount` takes that many answers a turn instead, so that no
- * request is cut off at a turn's end while the database is still busy with it. Each result
- * adds up its turns (rates over their total time, percentiles over every response's time,
- * CPU time over its answers).
+ * Several loads in turns, `turns` rounds of `turnSeconds` (whole: autocannon stops on its tick),
+ * every other round backwards: the machine's speed drifts, and turns lay a drift on every load
+ * alike. A spec with an `amount` takes that many answers a turn instead, so that no request is
+ * cut off while the database still works on it. `cpuOf`, the server's CPU time so far in µs, is
+ * read around every turn.
  */
 export async function measureInTurns(
   specs: LoadSpec[],
   turns: number,
-  { turnSeconds = 1, cpuOf }: TurnOptions = {},
+  { turnSeconds = 1, cpuOf }: { turnSeconds?: number; cpuOf?: () => number } = {},
 ): Promise<LoadResult[]> {
   const sums = specs.map(() => ({
     times: [] as number[],
@@ -86,19 +61,19 @@ export async function measureInTurns(
     rates: [] as number[],
   }));
   for (let turn = 0; turn < turns; turn += 1) {
-    // Every other round runs backwards, so that no load always follows the same other one.
     const order = turn % 2 === 0 ? [...specs.entries()] : [...specs.entries()].reverse();
     for (const [index, spec] of order) {
       const cpuBefore = cpuOf?.() ?? 0;
-      const turnSpec = spec.amount === undefined ? { ...spec, durationSeconds: turnSeconds } : spec;
-      const { result, times, unexpected } = await run(turnSpec);
+      const one = await run(
+        spec.amount === undefined ? { ...spec, durationSeconds: turnSeconds } : spec,
+      );
       const sum = sums[index];
       sum.cpu += (cpuOf?.() ?? 0) - cpuBefore;
-      for (const time of times) sum.times.push(time);
-      sum.total += result.requests.total;
-      sum.failures += failuresOf(result, unexpected);
-      sum.seconds += result.duration;
-      sum.rates.push(result.requests.total / Math.max(result.duration, 1e-9));
+      for (const time of one.times) sum.times.push(time);
+      sum.total += one.total;
+      sum.failures += one.failures;
+      sum.seconds += one.seconds;
+      sum.rates.push(one.total / Math.max(one.seconds, 1e-9));
     }
   }
   return sums.map((sum) => ({
@@ -108,10 +83,7 @@ export async function measureInTurns(
   }));
 }
 
-/**
- * A load's figures from every answer's time (ms) over `seconds` of load; `total` when answers
- * were counted apart from their times.
- */
+/** A load's figures from every answer's time (ms) over `seconds` of load. */
 export function resultOf(
   times: number[],
   seconds: number,
@@ -124,51 +96,48 @@ export function resultOf(
     p95: percentile(times, 95),
     p97_5: percentile(times, 97.5),
     p99: percentile(times, 99),
-    max: maxOf(times),
+    max: times.reduce((max, time) => Math.max(max, time), 0),
     total,
     failures,
   };
 }
 
-/** One autocannon load with every response's time (ms), for callers that add up turns. */
-export async function run(
-  spec: LoadSpec,
-): Promise<{ result: autocannon.Result; times: number[]; unexpected?: number }> {
+/** One autocannon load: every response's time (ms), the answers, the failures, its seconds. */
+export async function run(spec: LoadSpec) {
   const times: number[] = [];
   let unexpected = 0;
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    const instance = autocannon(options(spec), (error: unknown, done: autocannon.Result) => {
-      if (error) reject(error instanceof Error ? error : new Error("autocannon failed"));
-      else resolve(done);
-    });
+    const instance = autocannon(
+      {
+        url: spec.url,
+        method: spec.method ?? "GET",
+        headers: { "content-type": "application/json", ...spec.headers },
+        body: spec.body,
+        connections: spec.connections,
+        ...(spec.amount === undefined
+          ? { duration: spec.durationSeconds ?? 10 }
+          : { amount: spec.amount }),
+        timeout: spec.timeoutSeconds ?? 30,
+        ...(spec.setupRequest ? { requests: [{ setupRequest: spec.setupRequest }] } : {}),
+      } as autocannon.Options,
+      (error: unknown, done: autocannon.Result) => {
+        if (error) reject(error instanceof Error ? error : new Error("autocannon failed"));
+        else resolve(done);
+      },
+    );
     instance.on("response", (_client, status, _bytes, responseTime) => {
       times.push(responseTime);
       if (spec.expectedStatus !== undefined && status !== spec.expectedStatus) unexpected += 1;
     });
   });
-  return { result, times, ...(spec.expectedStatus === undefined ? {} : { unexpected }) };
-}
-
-/** Answers off the expected status (any but a 2xx unless the spec names one), errors, timeouts. */
-const failuresOf = (result: autocannon.Result, unexpected?: number) =>
-  (unexpected ?? result.non2xx) + result.errors + result.timeouts;
-
-function options(spec: LoadSpec): autocannon.Options {
+  const off = spec.expectedStatus === undefined ? result.non2xx : unexpected;
   return {
-    url: spec.url,
-    method: spec.method ?? "GET",
-    headers: { "content-type": "application/json", ...spec.headers },
-    body: spec.body,
-    connections: spec.connections,
-    ...(spec.amount === undefined
-      ? { duration: spec.durationSeconds ?? 10 }
-      : { amount: spec.amount }),
-    timeout: spec.timeoutSeconds ?? 30,
-    ...(spec.setupRequest ? { requests: [{ setupRequest: spec.setupRequest }] } : {}),
-  } as autocannon.Options;
+    times,
+    total: result.requests.total,
+    seconds: result.duration,
+    failures: off + result.errors + result.timeouts,
+  };
 }
-
-const maxOf = (times: number[]) => times.reduce((max, time) => Math.max(max, time), 0);
 
 /** The nearest-rank percentile of `values`, rounded to the millisecond like autocannon's. */
 export function percentile(values: number[], rank: number): number {

@@ -1,72 +1,48 @@
 import { measure, type LoadSpec } from "./load";
 import type { Measured } from "./report-sections";
-import type { Session } from "./scenario";
+import { bearer, type Session } from "./scenario";
+
+export type MemberReadKey = (typeof MEMBER_READS)[number]["key"];
+export type MemberReads = Record<MemberReadKey, Measured>;
+
+const asAdmin = (path: string) => (session: Session) => ({
+  url: `${session.baseUrl}/api/v1${path}`,
+  headers: bearer(session.adminToken),
+  connections: 1,
+});
 
 /** The reads whose latency grows with the membership on an engine that scans. */
-export type MemberReadKey = "list" | "search" | "users";
-
-interface MemberRead {
-  key: MemberReadKey;
-  name: string;
-  spec: (session: Session) => LoadSpec;
-}
-
-const asAdmin = (session: Session) => ({ authorization: `Bearer ${session.adminToken}` });
-/** At 100 000 members on the development engine an answer takes seconds, more on a busy machine. */
-const TIMEOUT_SECONDS = 300;
-
-export const MEMBER_READS: readonly MemberRead[] = [
-  {
-    key: "list",
-    name: "GET /members",
-    spec: (session) => ({
-      url: `${session.baseUrl}/api/v1/members`,
-      headers: asAdmin(session),
-      connections: 1,
-    }),
-  },
+export const MEMBER_READS = [
+  { key: "list", name: "GET /members", spec: asAdmin("/members") },
   {
     key: "search",
     name: "GET /members?search=… (varied)",
-    spec: (session) => {
+    spec: (session: Session): LoadSpec => {
       let next = 0;
+      const term = () => session.searchTerms[next++ % session.searchTerms.length];
       return {
-        url: `${session.baseUrl}/api/v1/members`,
-        headers: asAdmin(session),
-        connections: 1,
+        ...asAdmin("/members")(session),
+        // Encoded: a prefix such as "de g" holds a space, which would break the request line.
         setupRequest: (request) => ({
           ...request,
-          // Encoded: a prefix such as "de g" holds a space, which would break the request line.
-          path: `/api/v1/members?search=${encodeURIComponent(session.searchTerms[next++ % session.searchTerms.length])}`,
+          path: `/api/v1/members?search=${encodeURIComponent(term())}`,
         }),
       };
     },
   },
-  {
-    key: "users",
-    name: "GET /users",
-    spec: (session) => ({
-      url: `${session.baseUrl}/api/v1/users`,
-      headers: asAdmin(session),
-      connections: 1,
-    }),
-  },
-];
-
-export type MemberReads = Record<MemberReadKey, Measured>;
+  { key: "users", name: "GET /users", spec: asAdmin("/users") },
+] as const;
 
 /**
- * Each member read `samples` times, one at a time (what one administrator waits for). A fixed
- * number of requests rather than a duration: at 100 000 members one request can take a
- * minute, and the memory comparison needs the same load at every size. Nothing is sent
- * unmeasured first: opening the session already listed members and offices, and on this
- * engine a warm-up request at 100 000 members would cost as much as a measured one.
+ * Each member read `samples` times, one at a time (what one administrator waits for): a count
+ * rather than a time, since at 100 000 members one can take a minute and the memory needs the
+ * same load at every count. Opening the session already listed members and offices.
  */
 export async function measureMemberReads(session: Session, samples: number): Promise<MemberReads> {
   const measured: Partial<MemberReads> = {};
   for (const read of MEMBER_READS) {
-    const spec = { ...read.spec(session), timeoutSeconds: TIMEOUT_SECONDS };
-    const result = await measure({ ...spec, amount: samples });
+    // At 100 000 members on the development engine an answer takes seconds.
+    const result = await measure({ ...read.spec(session), timeoutSeconds: 300, amount: samples });
     measured[read.key] = { name: read.name, via: "REST", connections: 1, result };
   }
   return measured as MemberReads;

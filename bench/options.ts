@@ -4,36 +4,9 @@ import path from "node:path";
 export const log = (line: string) =>
   console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}`);
 
-export interface BenchOptions {
-  /** The member counts, smallest first: each is a database of its own. */
-  sizes: number[];
-  /** The member count the targets are judged at and the interfaces are measured at. */
-  targetSize: number;
-  /** Requests of each member read at every count (the same load before reading the memory). */
-  sizeSamples: number;
-  /** Further requests of each member read at the target count, for its verdicts. */
-  targetSamples: number;
-  pageTurns: number;
-  pagesPerTurn: number;
-  durationSeconds: number;
-  runs: number;
-  out: string;
-  dataDir: string;
-  smoke: boolean;
-  only: string | null;
-  /** Concurrency of the interface scenarios. */
-  connections: number;
-  /** Concurrency of the GET /offices latency target. */
-  targetConnections: number;
-  /** Concurrency of the anonymous public pages, as a busy home page sees them (50). */
-  publicConnections: number;
-  logins: number;
-  applications: number;
-  /** Sign-ins sent at once by the burst, at every count up to the target. */
-  burstSize: number;
-}
+export type BenchOptions = ReturnType<typeof parseBenchArguments>;
 
-export function parseBenchArguments(argv: string[]): BenchOptions {
+export function parseBenchArguments(argv: string[]) {
   const flags = new Map(
     argv.map((arg) => {
       const [key, value] = arg.replace(/^--/, "").split("=");
@@ -50,6 +23,7 @@ export function parseBenchArguments(argv: string[]): BenchOptions {
     return raw === undefined ? fallback : whole(name, raw);
   };
   const sizesFlag = flags.get("sizes");
+  // Each member count is a database of its own, smallest first.
   const sizes = (
     sizesFlag
       ? sizesFlag.split(",").map((size) => whole("sizes", size))
@@ -57,12 +31,15 @@ export function parseBenchArguments(argv: string[]): BenchOptions {
         ? [100, 300]
         : [1_000, 10_000, 100_000]
   ).sort((a, b) => a - b);
+  // The count the targets are judged at and the interfaces measured at.
   const targetSize = number("target", smoke ? 300 : sizes.includes(10_000) ? 10_000 : sizes[0]);
   if (!sizes.includes(targetSize)) throw new Error(`--target=${targetSize} is not in --sizes`);
   return {
     sizes,
     targetSize,
+    /** Requests of each member read at every count (the same load before reading the memory). */
     sizeSamples: number("samples", smoke ? 3 : 2),
+    /** Further requests of each member read at the target count, for its verdicts. */
     targetSamples: smoke ? 5 : 6,
     pageTurns: smoke ? 2 : 3,
     pagesPerTurn: 2,
@@ -72,13 +49,16 @@ export function parseBenchArguments(argv: string[]): BenchOptions {
     dataDir: path.resolve(flags.get("data-dir") ?? path.join("bench", ".data")),
     smoke,
     only: flags.get("only")?.toLowerCase() ?? null,
-    // Every office and branch read scans its collection on the development engine: more
-    // connections than this only queue there.
+    // The read scenarios': every office and branch read scans its collection on the
+    // development engine, so more connections only queue there.
     connections: number("connections", 4),
+    /** GET /offices's latency target's. */
     targetConnections: smoke ? 4 : 100,
+    /** The anonymous public pages', as a busy home page sees them. */
     publicConnections: number("public-connections", smoke ? 4 : 50),
     logins: smoke ? 2 : 20,
     applications: number("applications", smoke ? 10 : 500),
+    /** Sign-ins sent at once by the burst, at every count up to the target. */
     burstSize: smoke ? 4 : 20,
   };
 }

@@ -1,12 +1,11 @@
 /**
- * The public events page of issue 41 (point 8): GET /events/public as the home page asks for
- * it (upcoming first), through REST, through the hand-written floor (floor-server.ts), and
- * revalidated with If-None-Match, at the connections a busy public page sees.
+ * The public events page (issue 41): GET /events/public as the home page asks for it, through
+ * REST, the floor and revalidated, at the connections a busy public page sees.
  */
 import type { Db } from "mongodb";
 import { searchableText } from "../src/db/search-text";
 import { uuidv7 } from "../src/db/uuid";
-import { currentEtag, type Scenario, type Session } from "./scenario";
+import { publicPage } from "./scenario";
 
 /** Events in the benchmark's database: a few years of an active organisation's calendar. */
 const BENCH_EVENTS = 2_000;
@@ -16,11 +15,7 @@ const EVENTS_QUERY = "/events/public?sortBy=startsAt&sortOrder=asc&limit=10";
 const CATEGORIES = ["CONFERENCE", "OUTREACH", "TRAINING", "WORSHIP", "FELLOWSHIP", "PRAYER"];
 const PLACES = ["Cebu City", "Quezon City", "Davao City", "Iloilo City", "Baguio", "Tacloban"];
 
-/**
- * Tops the database up to BENCH_EVENTS events (one in ten PRIVATE), written through the driver
- * as the seed writes members: creating each through the API would measure nothing the
- * benchmark is about.
- */
+/** Tops the database up to BENCH_EVENTS events (one in ten PRIVATE), written as the seed writes. */
 async function seedEvents(db: Db): Promise<void> {
   const events = db.collection<{ _id: string }>("events");
   const have = await events.countDocuments({});
@@ -58,32 +53,13 @@ async function seedEvents(db: Db): Promise<void> {
   if (records.length > 0) await events.insertMany(records);
 }
 
-const restUrl = (session: Session) => `${session.baseUrl}/api/v1${EVENTS_QUERY}`;
-const common = { group: "public events", audience: "public", seed: seedEvents } as const;
-
-/** Taking turns, so that the REST/floor and 304/200 ratios compare loads under one drift. */
-export const PUBLIC_EVENT_SCENARIOS: Scenario[] = [
-  {
-    ...common,
-    name: "GET /events/public",
-    via: "REST",
-    spec: (session, connections) => ({ url: restUrl(session), connections }),
-  },
-  {
-    ...common,
-    name: "GET /events/public (hand-written)",
-    via: "floor",
-    spec: (session, connections) => ({ url: `${session.floorUrl}${EVENTS_QUERY}`, connections }),
-  },
-  {
-    ...common,
-    name: "GET /events/public with If-None-Match (304)",
-    via: "REST",
-    spec: async (session, connections) => ({
-      url: restUrl(session),
-      headers: { "if-none-match": await currentEtag(restUrl(session)) },
-      connections,
-      expectedStatus: 304,
-    }),
-  },
-];
+export const PUBLIC_EVENT_SCENARIOS = publicPage(
+  EVENTS_QUERY,
+  "public events",
+  [
+    "GET /events/public",
+    "GET /events/public (hand-written)",
+    "GET /events/public with If-None-Match (304)",
+  ],
+  seedEvents,
+);

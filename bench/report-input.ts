@@ -24,17 +24,14 @@ export interface ReportInput {
   /** The kind of database engine (tools/dev-db/engine.ts). */
   engine: string;
   sizes: SizeResult[];
-  /** The member reads at the target size, measured again with more requests for the verdicts. */
+  /** The member reads at the target size again, with more requests, for the verdicts. */
   targetReads: MemberReads;
   page: PageVsDriver;
   /** The interface reads (each scenario's median run), then applications and sign-ins. */
   measured: Measured[];
   /** Every run of the interface reads (the ratios are taken per run). */
   readRuns: Measured[][];
-  /**
-   * GET /offices at the target concurrency: alone, then the hand-written floor's, then during
-   * the sign-ins (`storm`).
-   */
+  /** GET /offices alone, the floor's, and during the sign-ins (`storm`). */
   storm: { alone: LoadResult; floor: LoadResult; during: LoadResult; storm: LoadResult };
   csvExport: { rows: number; seconds: number; baselineMb: number; peakGrowthMb: number };
   capacity: CapacityInput;

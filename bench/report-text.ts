@@ -1,56 +1,11 @@
-import os from "node:os";
-import type { PageVsDriver } from "./driver-alone";
+/** The report's section "By member count", and where the member reads pass their target. */
 import { MEMBER_READS, type MemberReadKey } from "./member-reads";
 import type { ReportInput, SizeResult } from "./report-input";
-import { ceilingText, fixed } from "./report-sections";
-import type { BenchOptions } from "./options";
-import { MEMBER_READ_P95_TARGET_MS } from "./targets";
-
-const count = (members: number) => Math.round(members).toLocaleString("en");
-
-export function loadLine(options: BenchOptions): string {
-  const target = count(options.targetSize);
-  return [
-    `autocannon in the benchmark's own process on the same machine (it shares the ${os.cpus().length} cores).`,
-    `Member reads: one request at a time, ${options.sizeSamples} of each at every member count (after the session's first reads, which list members and offices; the same load at each count, and the service's resident memory is read right after it), then ${options.targetSamples} more of each at ${target} for the targets.`,
-    `A member page against the driver alone: ${options.pageTurns} turns of ${options.pagesPerTurn} pages a side, one at a time, after one of each.`,
-    `The interfaces at ${target}: ${options.durationSeconds} s per scenario after a 1 s warm-up (and, before the first run, one unmeasured 2 s pass over every scenario), ${options.connections} connections unless stated; ${options.runs} runs, each row the median run by throughput; a group's REST, GraphQL and floor rows take ${2 * options.durationSeconds} turns each of as many answers as its warm-up gave in half a second (none cut off at a turn's end), every other round in reverse order; a run's ratio is the median of its rounds' ratios, and a ratio target uses the median of the runs' ratios.`,
-  ].join(" ");
-}
-
-export function readingTheNumbers(input: ReportInput): string[] {
-  const engine =
-    input.engine === "ferretdb"
-      ? [
-          "The development engine, FerretDB v1 on SQLite, uses no index but `_id` (an `_id`, an `_id $in`",
-          "or an `_id` beside other conditions, with the install's patches): every other query reads",
-          "and decodes every document of its collection from its stored JSON, filters it, and sorts",
-          "what matches in memory. So member lists, searches and GET /users grow in step with the",
-          'membership (table "By member count"), and the engine, not the service, takes the time',
-          '(section "A member page against the driver alone"). On MongoDB the same queries walk the',
-          'declared indexes (section "Capacity plan for MongoDB"): a page reads its skip + 10 index',
-          "keys and 10 documents, a count reads index keys only.",
-        ]
-      : [`The engine was ${input.engine}.`];
-  return [
-    "Reading the numbers: every request reads the database (the signed-in account and session by",
-    "`_id`, then what the route needs) and nothing of a collection is kept in the service. A member",
-    "page is four queries: the page (find, sort, skip, limit) and its count, then its accounts and",
-    "its branches of service by `_id`.",
-    ...engine,
-    "Office titles are a few hundred documents, read with the appointments' lapsed-terms query",
-    "first: on this engine those reads are bound by the engine too, so their ratios to the floor",
-    "move with it; the service's CPU per answer (beside the ratios, and in \"What Apollo alone",
-    'costs") shows what the interfaces add. The engine, the service and the load generator',
-    "share the machine's cores.",
-  ];
-}
+import { count, TARGET } from "./report-sections";
 
 /** The slowest p95 of the member reads at a size. */
 const slowest = (size: SizeResult) =>
-  Math.max(
-    ...(Object.keys(size.reads) as MemberReadKey[]).map((key) => size.reads[key].result.p95),
-  );
+  Math.max(...Object.values(size.reads).map((read) => read.result.p95));
 
 /**
  * The member count at which the slowest member read's p95 reaches the target, on a straight
@@ -76,51 +31,24 @@ export function bySizeSection(input: ReportInput): string[] {
     (size) =>
       `| ${count(size.members)} | ${MEMBER_READS.map((read) => cell(size, read.key)).join(" | ")} | ${size.reads.list.result.total} | ${size.serviceRssMb} MB | ${size.engineRssMb === null ? "?" : `${size.engineRssMb} MB`} |`,
   );
-  const at = crossing(input.sizes, MEMBER_READ_P95_TARGET_MS);
+  const at = crossing(input.sizes, TARGET.memberReadP95Ms);
   const first = input.sizes[0];
   const verdict =
     at === null
-      ? `The slowest of the three stayed under ${MEMBER_READ_P95_TARGET_MS} ms at every measured count.`
-      : at === first?.members && slowest(first) >= MEMBER_READ_P95_TARGET_MS
-        ? `The slowest of the three was over ${MEMBER_READ_P95_TARGET_MS} ms already at ${count(at)} members.`
-        : `The slowest of the three reaches ${MEMBER_READ_P95_TARGET_MS} ms at about ${count(at)} members on this engine (on a straight line between the measured counts around it): from there, run the service on MongoDB (docker-compose.yml), whose indexes keep these reads independent of the count.`;
+      ? `The slowest of the three stayed under ${TARGET.memberReadP95Ms} ms at every measured count.`
+      : at === first?.members && slowest(first) >= TARGET.memberReadP95Ms
+        ? `The slowest of the three was over ${TARGET.memberReadP95Ms} ms already at ${count(at)} members.`
+        : `The slowest of the three reaches ${TARGET.memberReadP95Ms} ms at about ${count(at)} members on this engine (on a straight line between the measured counts around it): from there, run the service on MongoDB (docker-compose.yml), whose indexes keep these reads independent of the count.`;
   return [
     "",
     "## By member count",
     "",
-    "The same member reads at each count, one request at a time (p50 / p95 in ms), and the",
-    "resident memory of the service and of the engine right after them.",
+    "The same member reads at each count, one request at a time (p50 / p95 in ms), and the resident memory of the service and of the engine right after them.",
     "",
     `| Members | ${MEMBER_READS.map((read) => `${read.name} p50 / p95 ms`).join(" | ")} | Requests each | Service RSS | Engine RSS |`,
     `|---:|${MEMBER_READS.map(() => "---:|").join("")}---:|---:|---:|`,
     ...rows,
     "",
     verdict,
-  ];
-}
-
-export function pageSection(page: PageVsDriver): string[] {
-  const row = (name: string, result: PageVsDriver["service"]) =>
-    `| ${name} | ${result.total} | ${fixed(1000 / Math.max(result.requestsPerSecond, 1e-9), 1)} | ${result.p50} | ${result.p95} | ${Math.round(result.max)} |`;
-  const serviceMs = 1000 / Math.max(page.service.requestsPerSecond, 1e-9);
-  const driverMs = 1000 / Math.max(page.driver.requestsPerSecond, 1e-9);
-  return [
-    "",
-    "## A member page against the driver alone",
-    "",
-    `GET /members?page=${page.page} (10 records, newest first, archived left out) through REST, one request at a time, against the same queries sent through the mongodb driver by a loop in the benchmark's process. The queries are not written out in the benchmark: MemberService.list ran once on the same database with the driver's command monitoring on (bench/driver-alone.ts), and the loop replays what it sent, phase by phase as the service sends them (‖: sent together):`,
-    "",
-    ...page.queries.map((phase, index) => `${index + 1}. \`${phase}\``),
-    "",
-    "The two sides took turns, alternating which went first.",
-    "",
-    "| Side | Pages | Mean ms | p50 ms | p95 ms | Slowest ms |",
-    "|---|---:|---:|---:|---:|---:|",
-    row("GET /members?page=… through the service", page.service),
-    row("The same queries through the driver alone", page.driver),
-    "",
-    serviceMs >= driverMs
-      ? `The service adds ${fixed(serviceMs - driverMs, 1)} ms a page (HTTP, its account and session read by \`_id\`, Sofa and GraphQL execution, mongoose and presenting): ${ceilingText(page.ratio)} × the driver alone.`
-      : `The service's pages took ${fixed(driverMs - serviceMs, 1)} ms less than the driver's (${ceilingText(page.ratio)} ×): what the service adds (HTTP, its account and session read by \`_id\`, Sofa and GraphQL execution, mongoose and presenting) is within how much the engine's own time varied from turn to turn.`,
   ];
 }

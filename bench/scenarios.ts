@@ -1,122 +1,56 @@
 /**
- * The registry of the read suite's scenarios (the type and its helpers: scenario.ts), measured
- * in this order at the target member count. A new scenario is a file exporting its scenarios
- * (as public-events.ts does) and one line below.
+ * The read suite in order; a group's scenarios take turns, so that their ratios share one drift.
+ * A new scenario is a file exporting it (as public-events.ts does) and one line below.
  */
-import { ALONE_PATHS, ALONE_QUERY } from "./apollo-alone";
+import { ALONE_PATHS, ALONE_QUERY } from "./floor-server";
 import type { LoadSpec } from "./load";
 import { PUBLIC_EVENT_SCENARIOS } from "./public-events";
-import { bearer, currentEtag, graphql, rest, type Scenario, type Session } from "./scenario";
+import { get, graphql, publicPage, type Scenario, type Session } from "./scenario";
 
-/** Apollo alone and its express counterpart: the same body to both, no sign-in. */
-function alone(path: string) {
-  return (session: Session, connections: number): LoadSpec => ({
+/** Apollo alone and its express counterpart (floor-server.ts): the same body, no sign-in. */
+const alone =
+  (path: string) =>
+  (session: Session, connections: number): LoadSpec => ({
     url: `${session.floorUrl}${path}`,
     method: "POST",
     body: JSON.stringify({ query: ALONE_QUERY, variables: { id: session.officeId } }),
     connections,
   });
-}
 
-const member = (s: Session) => s.memberToken;
+const DIRECTORY = "/members/public/directory-locations";
+const [offices, office] = [{ group: "offices list" }, { group: "office by id" }];
 
-/**
- * The reads that compare the interfaces, through REST, GraphQL and the hand-written floor, at
- * the read suite's concurrency. The members of a group take turns, so that their ratios
- * compare loads made under the same conditions. Member reads are measured one at a time
- * (member-reads.ts): on the development engine each scans the collection.
- */
 export const READ_SCENARIOS: Scenario[] = [
-  { name: "GET /branch-service", via: "REST", spec: rest("/branch-service", member) },
+  { name: "GET /branch-service", via: "REST", spec: get("/branch-service") },
+  { name: "branchServices", via: "GraphQL", spec: graphql("branchServices") },
+  { ...offices, name: "GET /offices", via: "REST", spec: get("/offices") },
+  { ...offices, name: "offices", via: "GraphQL", spec: graphql("offices") },
   {
-    name: "branchServices",
-    via: "GraphQL",
-    spec: graphql("branchServices", () => ({}), member),
-  },
-  {
-    name: "GET /offices",
-    via: "REST",
-    group: "offices list",
-    spec: rest("/offices", member),
-  },
-  {
-    name: "offices",
-    via: "GraphQL",
-    group: "offices list",
-    spec: graphql("offices", () => ({}), member),
-  },
-  {
+    ...offices,
     name: "GET /offices (hand-written)",
     via: "floor",
-    group: "offices list",
-    spec: (session, connections) => ({
-      url: `${session.floorUrl}/offices`,
-      headers: bearer(session.memberToken),
-      connections,
-    }),
+    spec: get("/offices", { floor: true }),
   },
+  { ...office, name: "GET /offices/{id}", via: "REST", spec: get("/offices/:officeId") },
   {
-    name: "GET /offices/{id}",
-    via: "REST",
-    group: "office by id",
-    spec: rest("/offices/:officeId", member),
-  },
-  {
+    ...office,
     name: "office(id)",
     via: "GraphQL",
-    group: "office by id",
-    spec: graphql("office", (s) => ({ id: s.officeId }), member),
+    spec: graphql("office", (s) => ({ id: s.officeId })),
   },
   {
+    ...office,
     name: "GET /offices/{id} (hand-written)",
     via: "floor",
-    group: "office by id",
-    spec: (session, connections) => ({
-      url: `${session.floorUrl}/offices/${session.officeId}`,
-      headers: bearer(session.memberToken),
-      connections,
-    }),
+    spec: get("/offices/:officeId", { floor: true }),
   },
-  // The public directory (no token): one $group over APPROVED members, then the tree.
-  {
-    name: "GET /members/public/directory-locations",
-    via: "REST",
-    group: "directory",
-    audience: "public",
-    spec: (session, connections) => ({
-      url: `${session.baseUrl}/api/v1/members/public/directory-locations`,
-      connections,
-    }),
-  },
-  {
-    name: "GET /members/public/directory-locations (hand-written)",
-    via: "floor",
-    group: "directory",
-    audience: "public",
-    spec: (session, connections) => ({
-      url: `${session.floorUrl}/members/public/directory-locations`,
-      connections,
-    }),
-  },
-  {
-    name: "GET /members/public/directory-locations (If-None-Match, 304)",
-    via: "REST",
-    group: "directory",
-    audience: "public",
-    spec: async (session, connections) => ({
-      url: `${session.baseUrl}/api/v1/members/public/directory-locations`,
-      headers: {
-        "if-none-match": await currentEtag(
-          `${session.baseUrl}/api/v1/members/public/directory-locations`,
-        ),
-      },
-      connections,
-      // A revalidation answers 304: counted as answered, anything else as a failure.
-      expectedStatus: 304,
-    }),
-  },
-  // No ratio target: what Apollo adds by itself (bench/apollo-alone.ts), to set beside what
-  // /graphql adds over the floor.
+  // The public directory: one $group over APPROVED members, then the tree.
+  ...publicPage(DIRECTORY, "directory", [
+    `GET ${DIRECTORY}`,
+    `GET ${DIRECTORY} (hand-written)`,
+    `GET ${DIRECTORY} (If-None-Match, 304)`,
+  ]),
+  // No ratio target: what Apollo adds by itself, beside what /graphql adds over the floor.
   {
     name: "POST /alone/express (constant answer)",
     via: "floor",
@@ -131,8 +65,7 @@ export const READ_SCENARIOS: Scenario[] = [
   },
   ...PUBLIC_EVENT_SCENARIOS,
   // Issue 39: a 1 MiB file through its signed link (the link check, the record's lookup, the
-  // headers) against the same bytes from the storage driver under a plain node handler in the
-  // service's process (bench/file-floor.ts). Target: within 1.5 × (≥ 0.67 × the floor's rate).
+  // headers) against the same bytes from the storage driver (floor-server.ts), within 1.5 ×.
   {
     name: "GET /files/{id}?expires…&signature… (1 MiB)",
     via: "REST",
@@ -143,9 +76,6 @@ export const READ_SCENARIOS: Scenario[] = [
     name: "GET /raw-files/{key} (hand-written, the driver alone, 1 MiB)",
     via: "floor",
     group: "file read",
-    spec: (session, connections) => ({
-      url: `${session.floorUrl}/raw-files/${session.fileKey}`,
-      connections,
-    }),
+    spec: get("/raw-files/:fileKey", { floor: true, anonymous: true }),
   },
 ];

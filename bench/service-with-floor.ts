@@ -1,19 +1,13 @@
 /**
- * The benchmark's service process: the service as src/main.ts starts it with WORKERS=1
- * (src/server.ts over the engine at MONGODB_URI), and the hand-written floor (floor-server.ts)
- * listening beside it on FLOOR_PORT over the same services. Identical copies of one build can
- * run at different speeds for their whole life (docs/decisions.md, "No timed tests"), so a floor
- * in a process of its own would make each ratio partly a comparison of two processes' luck. The floor's port also serves Apollo alone
- * (apollo-alone.ts), the measure of what Apollo costs with nothing behind it, and the floor of
- * a signed-link file read (file-floor.ts).
+ * The benchmark's service process: the service as src/main.ts starts it with WORKERS=1, and the
+ * hand-written floor (floor-server.ts) beside it on FLOOR_PORT over the same services. Identical
+ * copies of one build can run at different speeds for their whole life, so a floor in a process
+ * of its own would make each ratio partly a comparison of two processes' luck.
  */
 import "reflect-metadata";
 import { loadConfig } from "../src/config";
 import { createLogger } from "../src/logger";
 import { openDatabase, startServer } from "../src/server";
-import { createObjectStorage } from "../src/storage/create-storage";
-import { createApolloAlone } from "./apollo-alone";
-import { fileFloor } from "./file-floor";
 import { createFloorApp, listenFloor } from "./floor-server";
 
 async function main(): Promise<void> {
@@ -21,12 +15,9 @@ async function main(): Promise<void> {
   const log = createLogger(config);
   const floorPort = Number(process.env.FLOOR_PORT);
   if (!Number.isInteger(floorPort) || floorPort <= 0) throw new Error("FLOOR_PORT must be a port");
-  const connection = await openDatabase(config);
-  const running = await startServer(config, log, connection);
-  const floor = createFloorApp(running.services, config, log);
-  floor.use(await createApolloAlone(running.services, config, log));
-  // A driver of its own over the service's storage (FILE_STORAGE_URL): the same bytes.
-  listenFloor(floor, floorPort, config.host, fileFloor(createObjectStorage(config)));
+  const running = await startServer(config, log, await openDatabase(config));
+  const floor = await createFloorApp(running.services, config, log);
+  listenFloor(floor, config, floorPort);
 }
 
 main().catch((error: unknown) => {

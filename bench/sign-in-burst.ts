@@ -3,53 +3,28 @@ import os from "node:os";
 import { performance } from "node:perf_hooks";
 import bcrypt from "bcryptjs";
 import { DEMO_PASSWORD } from "../scripts/demo/demo-data";
-import type { Session } from "./scenario";
+import { log } from "./options";
+import { childPid, cpuMicros } from "./processes";
+import { median } from "./report-sections";
+import type { At, Session } from "./scenario";
+import { serviceEnv } from "./service-process";
 
-/** One burst through one route. */
-export interface BurstSide {
-  answered: number;
-  seconds: number;
-  perSecond: number;
-  /** perSecond ÷ the bound; the target is at least 0.8. */
-  share: number;
-  /** CPU time per answered sign-in of the service's process (its hashing threads included). */
-  serviceCpuMs: number;
-  /** CPU time per answered sign-in of the database engine's process; null when none was found. */
-  engineCpuMs: number | null;
-}
+export type BurstResult = Awaited<ReturnType<typeof signInBurst>>;
+/** One burst through one route; CPU times are per answered sign-in. */
+export type BurstSide = BurstResult["rest"];
 
-export interface BurstResult {
-  count: number;
-  hashMs: number;
-  cores: number;
-  /** cores ÷ the time of one hash: what the machine allows, in sign-ins a second. */
-  bound: number;
-  /** POST /api/v1/auth/login. */
-  rest: BurstSide;
-  /** The hand-written floor's POST /auth/login (bench/floor-server.ts): the same service call. */
-  floor: BurstSide;
-}
-
-/** The processes whose CPU a burst is charged with. */
-export interface BurstProcesses {
-  cpuMicros: (pid: number) => number;
-  servicePid: number;
-  enginePid: number | null;
-}
-
-/** One bcryptjs hash at `cost` in this process: the median of `times`, in milliseconds. */
-function hashMs(cost: number, times = 3): number {
-  const runs: number[] = [];
-  for (let i = 0; i < times; i += 1) {
-    const started = performance.now();
-    bcrypt.hashSync(DEMO_PASSWORD, cost);
-    runs.push(performance.now() - started);
-  }
-  return runs.sort((a, b) => a - b)[Math.floor(times / 2)];
-}
+/** One bcryptjs hash at `cost` in this process, in ms: the median of three. */
+const hashMs = (cost: number) =>
+  median(
+    [1, 2, 3].map(() => {
+      const started = performance.now();
+      bcrypt.hashSync(DEMO_PASSWORD, cost);
+      return performance.now() - started;
+    }),
+  );
 
 /**
- * One sign-in on a connection of its own, as the burst's clients are separate people: a pooled
+ * One sign-in on a connection of its own, as a burst's clients are separate people: a pooled
  * keep-alive connection could be closed by the server's idle time-out while the hash is timed.
  */
 const login = (url: string, session: Session) =>
@@ -71,65 +46,55 @@ const login = (url: string, session: Session) =>
     request.end(body);
   });
 
-/** `count` sign-ins at `url` sent at once, with the CPU the service and the engine spent on them. */
-async function burst(
-  url: string,
-  session: Session,
-  processes: BurstProcesses,
-  count: number,
-): Promise<Omit<BurstSide, "share">> {
-  const { servicePid, enginePid } = processes;
-  const [serviceBefore, engineBefore] = [
-    processes.cpuMicros(servicePid),
-    enginePid === null ? 0 : processes.cpuMicros(enginePid),
-  ];
+/**
+ * `count` sign-ins at `url` at once, with the CPU per answer of the service's process (its
+ * hashing threads included) and of the engine's (null when it was not found).
+ */
+async function burst(url: string, session: Session, pids: (number | null)[], count: number) {
+  const cpu = () => pids.map((pid) => (pid === null ? 0 : cpuMicros(pid)));
+  const before = cpu();
   const started = performance.now();
   const statuses = await Promise.all(Array.from({ length: count }, () => login(url, session)));
   const seconds = (performance.now() - started) / 1000;
   const answered = statuses.filter((status) => status === 200).length;
-  const perAnswer = (micros: number) => micros / 1000 / Math.max(answered, 1);
-  return {
-    answered,
-    seconds,
-    perSecond: answered / seconds,
-    serviceCpuMs: perAnswer(processes.cpuMicros(servicePid) - serviceBefore),
-    engineCpuMs:
-      enginePid === null ? null : perAnswer(processes.cpuMicros(enginePid) - engineBefore),
-  };
+  const [serviceCpuMs, engineCpuMs] = cpu().map(
+    (after, index) => (after - before[index]) / 1000 / Math.max(answered, 1),
+  );
+  const engine = pids[1] === null ? null : engineCpuMs;
+  return { answered, seconds, perSecond: answered / seconds, serviceCpuMs, engineCpuMs: engine };
 }
 
 /**
- * `count` sign-ins sent at once, each one bcrypt comparison at the service's cost: answered at
- * the rate the cores allow when they keep every core hashing, so the burst is judged against
- * cores ÷ one hash's time. The hash is timed in this process just before and just after the
- * bursts (their mean), so that a machine busy with other work lowers the bound as it lowers the
- * bursts. The same burst then goes to the hand-written floor, which makes the same service call
- * without Sofa or GraphQL: what the two share (the hashes, the engine's reads) is not REST's.
+ * `options.burstSize` sign-ins at once, each one bcrypt comparison: at best answered at the rate
+ * of cores ÷ one hash's time, which is timed in this process before and after the bursts (their
+ * mean), so that a machine busy with other work lowers the bound as it lowers the bursts. The
+ * same burst then goes to the floor, which makes the same service call without Sofa or GraphQL.
  */
-export async function signInBurst(
-  session: Session,
-  cost: number,
-  processes: BurstProcesses,
-  count = 20,
-): Promise<BurstResult> {
+export async function signInBurst({ engine, service, session, members, options }: At) {
+  const cost = Number(serviceEnv(engine, members).BCRYPT_COST);
+  const pids = [service.pid, childPid(engine.kind)];
+  const count = options.burstSize;
   const restUrl = `${session.baseUrl}/api/v1/auth/login`;
   const floorUrl = `${session.floorUrl}/auth/login`;
   // The service's hashing threads start on first use; that is not what the burst measures.
   await login(restUrl, session);
   await login(floorUrl, session);
   const before = hashMs(cost);
-  const rest = await burst(restUrl, session, processes, count);
-  const floor = await burst(floorUrl, session, processes, count);
-  const after = hashMs(cost);
-  const meanHashMs = (before + after) / 2;
+  const rest = await burst(restUrl, session, pids, count);
+  const floor = await burst(floorUrl, session, pids, count);
+  const meanHashMs = (before + hashMs(cost)) / 2;
   const cores = os.availableParallelism();
+  // The sign-ins a second the machine allows; each side's share is its rate over it.
   const bound = cores / (meanHashMs / 1000);
-  return {
-    count,
-    hashMs: meanHashMs,
-    cores,
-    bound,
-    rest: { ...rest, share: rest.perSecond / bound },
-    floor: { ...floor, share: floor.perSecond / bound },
-  };
+  const side = (measured: typeof rest) => ({ ...measured, share: measured.perSecond / bound });
+  const result = { count, hashMs: meanHashMs, cores, bound, rest: side(rest), floor: side(floor) };
+  for (const [route, one] of Object.entries({ REST: result.rest, floor: result.floor })) {
+    log(
+      `${members}: ${count} sign-ins at once (${route}): ${one.answered} answered, ` +
+        `${one.perSecond.toFixed(2)}/s; cores ÷ one hash (${Math.round(meanHashMs)} ms) ` +
+        `${bound.toFixed(2)}/s: ${one.share.toFixed(2)} of it; CPU per sign-in: service ` +
+        `${Math.round(one.serviceCpuMs)} ms, engine ${Math.round(one.engineCpuMs ?? NaN)} ms`,
+    );
+  }
+  return result;
 }
