@@ -1,6 +1,6 @@
 /** What a run measured, as the report (report.ts) renders it. */
 import type { CapacityInput } from "./collection-stats";
-import type { PageVsDriver } from "./driver-alone";
+import type { PageVsDriver, ReportsVsDriver } from "./driver-alone";
 import type { LoadResult } from "./load";
 import type { MemberReads } from "./member-reads";
 import type { BenchOptions } from "./options";
@@ -27,6 +27,8 @@ export interface ReportInput {
   /** The member reads at the target size again, with more requests, for the verdicts. */
   targetReads: MemberReads;
   page: PageVsDriver;
+  /** Office reports against the same aggregations through the driver alone. */
+  reports: ReportsVsDriver;
   /** The interface reads (each scenario's median run), then applications and sign-ins. */
   measured: Measured[];
   /** Every run of the interface reads (the ratios are taken per run). */

@@ -5,6 +5,8 @@ import type { LoadResult } from "./load";
 export const TARGET = {
   memberReadP95Ms: 150,
   pageRatio: 1.3,
+  /** An office report within this × its aggregations through the driver alone. */
+  reportRatio: 1.3,
   ratio: 0.8,
   rssGrowthMb: 30,
   officesP99Ms: 25,

@@ -59,7 +59,7 @@ export function renderReport(input: ReportInput): string {
     `- Machine: ${os.cpus().length} × ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, ${os.type()} ${os.release()}`,
     `- Versions: ${versions(input.engine)}`,
     `- Data: the demo data (\`npm run seed:demo\`) at ${input.sizes.map((size) => count(size.members)).join(", ")} members, each in a database of its own on one engine, with their accounts, about 300 office titles and the branches of service; for each, one service process (compiled, \`NODE_OPTIONS=${HEAP_OPTIONS}\`, the hand-written floor listening in it on a port of its own), NODE_ENV=production, LOG_LEVEL=warn, bcrypt cost 12`,
-    `- Load: autocannon in the benchmark's own process on the same machine (it shares the ${os.cpus().length} cores). Member reads: one request at a time, ${options.sizeSamples} of each at every member count (after the session's first reads, which list members and offices; the same load at each count, and the service's resident memory is read right after it), then ${options.targetSamples} more of each at ${target} for the targets. A member page against the driver alone: ${options.pageTurns} turns of ${options.pagesPerTurn} pages a side, one at a time, after one of each. The interfaces at ${target}: ${options.durationSeconds} s per scenario after a 1 s warm-up (and, before the first run, one unmeasured 2 s pass over every scenario), ${options.connections} connections unless stated; ${options.runs} runs, each row the median run by throughput; a group's REST, GraphQL and floor rows take ${2 * options.durationSeconds} turns each of as many answers as its warm-up gave in half a second (none cut off at a turn's end), every other round in reverse order; a run's ratio is the median of its rounds' ratios, and a ratio target uses the median of the runs' ratios.`,
+    `- Load: autocannon in the benchmark's own process on the same machine (it shares the ${os.cpus().length} cores). Member reads: one request at a time, ${options.sizeSamples} of each at every member count (after the session's first reads, which list members and offices; the same load at each count, and the service's resident memory is read right after it), then ${options.targetSamples} more of each at ${target} for the targets. A member page, then each office report, against the driver alone: ${options.pageTurns} turns of ${options.pagesPerTurn} requests a side, one at a time, after one of each. The interfaces at ${target}: ${options.durationSeconds} s per scenario after a 1 s warm-up (and, before the first run, one unmeasured 2 s pass over every scenario), ${options.connections} connections unless stated; ${options.runs} runs, each row the median run by throughput; a group's REST, GraphQL and floor rows take ${2 * options.durationSeconds} turns each of as many answers as its warm-up gave in half a second (none cut off at a turn's end), every other round in reverse order; a run's ratio is the median of its rounds' ratios, and a ratio target uses the median of the runs' ratios.`,
     "",
     "Reading the numbers: every request reads the database (the signed-in account and session by `_id`, then what the route needs) and nothing of a collection is kept in the service. A member page is four queries: the page (find, sort, skip, limit) and its count, then its accounts and its branches of service by `_id`.",
     input.engine === "ferretdb"
@@ -101,6 +101,10 @@ export function renderReport(input: ReportInput): string {
   const bursts = input.sizes.filter((size) => size.burst);
   lines.push(
     `| A member page (GET /members?page=${page.page}) within ${TARGET.pageRatio} × its queries through the driver alone, ${target} members | ${ceilingText(page.ratio)} × (${fixed(msPer(page.service), 1)} ms against ${fixed(msPer(page.driver), 1)} ms a page; turns: ${page.turnRatios.map(ceilingText).join(", ")}) | ${verdicts.verdict(page.ratio <= TARGET.pageRatio && page.service.failures === 0, WHY.page(page))} |`,
+    ...input.reports.map(
+      (r) =>
+        `| GET /reports/${r.report} within ${TARGET.reportRatio} × its aggregations through the driver alone, ${target} members | ${ceilingText(r.ratio)} × (${fixed(msPer(r.service), 1)} ms against ${fixed(msPer(r.driver), 1)} ms; turns: ${r.turnRatios.map(ceilingText).join(", ")}) | ${verdicts.verdict(r.ratio <= TARGET.reportRatio && r.service.failures === 0, WHY.report)} |`,
+    ),
     ...ratioRows("REST", ""),
     `| Service RSS at ${count(largest.members)} members ≤ ${TARGET.rssGrowthMb} MB above ${count(smallest.members)}, after the same read load | ${largest.serviceRssMb} MB against ${smallest.serviceRssMb} MB (${rssGrowth >= 0 ? "+" : ""}${rssGrowth} MB) | ${verdicts.verdict(rssGrowth <= TARGET.rssGrowthMb, WHY.rss)} |`,
     ...ratioRows("GraphQL", " (issue 7)"),
@@ -179,6 +183,10 @@ const WHY = {
   rss: {
     title: "Memory",
     why: "Nothing of a collection is kept in the service, so what grows with the membership is what the requests held at the moment of reading or how V8 sized its heap; a heap snapshot after the same load at both counts would tell which",
+  },
+  report: {
+    title: "Reports against the driver alone",
+    why: "A report is an aggregation the engine runs over the member records; the service adds HTTP, its account and session read by `_id`, Sofa and GraphQL execution and the envelope, which weigh against a few milliseconds only when the engine's part is that small",
   },
   cpu: {
     title: "REST's CPU per answer",

@@ -23,7 +23,7 @@ import path from "node:path";
 import { startEngine, type DevEngine as Engine } from "../tools/dev-db/engine";
 import { sampleCollections } from "./collection-stats";
 import { ensureDatasets, resetDatabase } from "./dataset";
-import { logReportsVsDriver, measurePageVsDriver } from "./driver-alone";
+import { measurePageVsDriver, measureReportsVsDriver } from "./driver-alone";
 import { measure } from "./load";
 import { measureMemberReads } from "./member-reads";
 import { log, parseBenchArguments, type BenchOptions } from "./options";
@@ -111,6 +111,7 @@ async function targetSuite(at: At): Promise<TargetPart> {
   log(`member reads at ${options.targetSize}: ${options.targetSamples} more of each`);
   const targetReads = await measureMemberReads(session, options.targetSamples);
   const page = await measurePageVsDriver(at);
+  const reports = await measureReportsVsDriver(at);
   if (!options.smoke) await warmUp(at);
   const readRuns: Measured[][] = [];
   for (let run = 1; run <= options.runs; run += 1) {
@@ -127,7 +128,7 @@ async function targetSuite(at: At): Promise<TargetPart> {
   const storm = await loginStorm(at);
   const csvExport = await exportAll(at);
   const measured = [...medianRuns(readRuns), apply, login];
-  return { targetReads, page, measured, readRuns, storm, csvExport };
+  return { targetReads, page, reports, measured, readRuns, storm, csvExport };
 }
 
 export function runBench(options: BenchOptions): Promise<ReportInput> {
@@ -154,7 +155,7 @@ const QUICK: Record<string, (at: At) => Promise<unknown>> = {
   page: measurePageVsDriver,
   storm: loginStorm,
   burst: signInBurst,
-  report: logReportsVsDriver,
+  report: measureReportsVsDriver,
   files: measureUploads,
 };
 

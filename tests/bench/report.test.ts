@@ -62,6 +62,7 @@ interface Slow {
   offices?: boolean;
   page?: boolean;
   memory?: boolean;
+  report?: boolean;
 }
 
 /** Every target met except those `slow` names. */
@@ -79,6 +80,10 @@ function input(slow: Slow): ReportInput {
     sizes: [size(1000, 20), size(10_000, 100), size(100_000, 1000, slow.memory ? 200 : 160)],
     targetReads: memberReads(slow.reads ? 400 : 100),
     page: slow.page ? page(130.2, 100) : page(110, 100),
+    reports: [
+      { report: "members-by-region", ...page(slow.report ? 4600 : 3390, 3500) },
+      { report: "onboarding-funnel", ...page(3600, 3600) },
+    ],
     measured: suite,
     readRuns: [suite],
     storm: {
@@ -133,6 +138,19 @@ it("judges a member page against the driver alone rounded up, so 1.302 is not 1.
   expect(missed).toContain("The service adds 30.2 ms a page");
   const faster = renderReport({ ...input({}), page: page(90, 100) });
   expect(faster).toContain("The service's pages took 10.0 ms less than the driver's (0.90 ×)");
+});
+
+it("judges each office report against its aggregations through the driver alone", () => {
+  const met = renderReport(input({}));
+  expect(met).toContain(
+    "| GET /reports/members-by-region within 1.3 × its aggregations through the driver alone, 10,000 members | 0.97 × (3390.0 ms against 3500.0 ms; turns: 0.97) | met |",
+  );
+  expect(met).toContain("| GET /reports/onboarding-funnel within 1.3 × ");
+  const missed = renderReport(input({ report: true }));
+  expect(missed).toContain(
+    '| 1.32 × (4600.0 ms against 3500.0 ms; turns: 1.32) | **not met**, see "Reports against the driver alone" below |',
+  );
+  expect(missed).toContain("**Reports against the driver alone.** A report is an aggregation");
 });
 
 it("judges memory by the service's RSS at the largest count against the smallest", () => {
