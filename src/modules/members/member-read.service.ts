@@ -3,7 +3,7 @@ import type { FieldCipher } from "../../db/field-cipher";
 import type { Caller } from "../auth/caller";
 import { pageOf, type PageResult } from "../page-result";
 import type { PageArgs } from "../../graphql/paging";
-import type { OfficeLevel } from "../offices/office-level";
+import type { CurrentAppointment } from "../offices/offices.module";
 import type { MemberProfile } from "./member-profile.type";
 import { findMember } from "./member-review.service";
 import type { MemberListArgs } from "./member.input";
@@ -16,22 +16,7 @@ import type { Member } from "./member.type";
 export type MemberFilters = Pick<MemberListArgs, "status" | "includeArchived" | "search">;
 
 /** The offices a member holds now (their running appointments), from the offices module. */
-export type CurrentOffices = (memberId: string) => Promise<
-  {
-    /** The appointment's id. */
-    id: string;
-    officeId: string;
-    title: string;
-    level: OfficeLevel;
-    startDate: Date;
-    /** Where the office is held, as the appointment says (each may be null). */
-    department: string | null;
-    region: string | null;
-    province: string | null;
-    cityMunicipality: string | null;
-    barangay: string | null;
-  }[]
->;
+export type CurrentOffices = (memberId: string) => Promise<CurrentAppointment[]>;
 
 /** Reading member records: the admin lists, the applicant's own, the public check, exports. */
 export class MemberReads {
