@@ -3,7 +3,6 @@
 import express, { type Request, type RequestHandler, type Response } from "express";
 import {
   coerceInputValue,
-  execute,
   getNullableType,
   GraphQLBoolean,
   GraphQLFloat,
@@ -27,6 +26,7 @@ import type { RequestContext } from "../../graphql/context";
 import { restRoutes, type RestRoute } from "../../graphql/rest-route";
 import { jsonBody } from "../json-body";
 import { completeOpenApi, openApiFrame } from "../openapi/openapi";
+import { CompiledOperations } from "../../graphql/compiled-operations";
 import { SharedReads, type SharedAnswer } from "./shared-reads";
 import type { StampedSource } from "../../db/change-stamps";
 import {
@@ -99,6 +99,10 @@ export function createRestApi(options: RestApiOptions) {
     swaggerUI: { endpoint: false as unknown as string },
   });
   const sharedReads = new SharedReads();
+  // Sofa is handed the route's URL and method alone: the gate has read the body and checked
+  // the arguments, and the node request travels in the server context for the context builder.
+  const sofaRun = (req: Request, res: Response) =>
+    sofa.fetch(`http://api${req.originalUrl}`, { method: req.method }, { req, res });
   const runSofa =
     (publicCache: boolean): RequestHandler =>
     async (req, res) => {
@@ -106,7 +110,7 @@ export function createRestApi(options: RestApiOptions) {
       if (publicCache && etag) {
         // A public answer is the same for every caller: readers of one version share a run.
         const answer = await sharedReads.answer(etag, async () => {
-          const response = await sofa.handleNodeRequestAndResponse(req, res, { req, res });
+          const response = await sofaRun(req, res);
           return {
             status: response.status,
             headers: response.headers,
@@ -117,7 +121,7 @@ export function createRestApi(options: RestApiOptions) {
         else sendAnswer(answer, res);
         return;
       }
-      const response = await sofa.handleNodeRequestAndResponse(req, res, { req, res });
+      const response = await sofaRun(req, res);
       if (publicCache && response.status === 200) {
         sendPublicRead(req, res, response.headers, await response.text());
       } else {
@@ -247,11 +251,12 @@ const hasBody = (route: RestRoute) => ["POST", "PUT", "PATCH"].includes(route.me
  * the request, which drops explicit nulls (a body could never clear a field). Fields the
  * route marks are left out of the response when null.
  */
+const operations = new CompiledOperations();
 async function executeChecked(args: ExecutionArgs): Promise<ExecutionResult> {
   const call = (args.contextValue as RestContext)[CHECKED_CALL];
   // Sofa runs only behind a gate; a call without one is a wiring mistake, not a request's.
   if (!call) throw new Error("Sofa ran an operation the REST gate did not check");
-  const result = await execute({ ...args, variableValues: call.variables });
+  const result = await operations.execute({ ...args, variableValues: call.variables });
   const payload = result.data?.[call.route.field.name] as Record<string, unknown> | undefined;
   for (const name of call.route.omitWhenNull ?? [])
     if (payload?.[name] === null) delete payload[name];
