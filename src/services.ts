@@ -8,7 +8,7 @@ import type { Config } from "./config";
 import { ChangeStamps } from "./db/change-stamps";
 import { isDatabaseUp } from "./db/connection";
 import { createJobModel } from "./jobs/job.model";
-import { JobScheduler } from "./jobs/scheduler";
+import { JobScheduler, type SchedulerProgress } from "./jobs/scheduler";
 import { resolveFieldCipher } from "./db/field-cipher";
 import type { Logger } from "./logger";
 import { Mailer } from "./mail/mailer";
@@ -307,6 +307,8 @@ export function createServices(
       hashing: auth.hashing,
       /** Moved forward by tests (`advance`) instead of sleeping for an expiry or a schedule. */
       clock,
+      /** The scheduler's runs so far, which tests wait on instead of sleeping through a look. */
+      jobs: scheduler as SchedulerProgress,
       cipher,
       mailer,
       background,

@@ -15,6 +15,8 @@ export interface DatabaseOptions {
   monitorCommands?: boolean;
   /** Told when the driver's stranded monitor was replaced (see heartbeat-guard.ts). */
   onMonitorReplaced?: (strandedForMs: number) => void;
+  /** Told after each look of that guard at the running heartbeats. */
+  onHeartbeatsChecked?: () => void;
 }
 
 /**
@@ -62,6 +64,7 @@ export async function connectDatabase(options: DatabaseOptions): Promise<Connect
       LOST_DATABASE_TIMEOUTS.connectTimeoutMS + LOST_DATABASE_TIMEOUTS.heartbeatFrequencyMS + 1_000,
     checkEveryMs: LOST_DATABASE_TIMEOUTS.heartbeatFrequencyMS,
     onReplaced: options.onMonitorReplaced,
+    onChecked: options.onHeartbeatsChecked,
   });
   connection.once("close", () => guard.stop());
   return connection;

@@ -7,6 +7,8 @@ export interface HeartbeatGuardOptions {
   checkEveryMs: number;
   /** Told each time the client's topology is replaced. */
   onReplaced?: (strandedForMs: number) => void;
+  /** Told after each look at the running heartbeats, so a caller can wait for looks, not time. */
+  onChecked?: () => void;
 }
 
 export interface HeartbeatGuard {
@@ -80,6 +82,7 @@ export function guardHeartbeats(
     const stranded = [...tooOld].filter((id) => overdue.has(id));
     overdue = tooOld;
     if (stranded.length > 0) void replace(now - running.get(stranded[0])!);
+    options.onChecked?.();
   }, options.checkEveryMs);
   timer.unref();
 

@@ -19,6 +19,20 @@ export interface QueuedJob<D> {
   backoff?: BackoffStrategy;
 }
 
+/**
+ * What one replica's scheduler has done since it was made: a caller that must know a look has
+ * passed (tests: "nothing more was sent") waits for these to grow instead of for a period.
+ */
+export interface SchedulerProgress {
+  /**
+   * Runs of the job `name` this replica finished, failed ones too. A name never declared throws:
+   * a caller waiting on a misspelt name would otherwise wait for good.
+   */
+  runs(name: string): number;
+  /** Looks of this replica for due jobs of `name` that ended with none left to take. */
+  looks(name: string): number;
+}
+
 export interface SchedulerOptions {
   /** How often each replica asks the database for due jobs (JOBS_POLL_SECONDS). */
   pollSeconds: number;
@@ -33,9 +47,11 @@ export interface SchedulerOptions {
  * where it has effects outside the database (claim, then mail), because a replica that dies
  * mid-run leaves the lock to expire and the run to be repeated.
  */
-export class JobScheduler {
+export class JobScheduler implements SchedulerProgress {
   private readonly agenda: Agenda;
   private readonly recurring: RecurringJob[] = [];
+  private readonly finished = new Map<string, number>();
+  private readonly emptyLooks = new Map<string, number>();
   private started = false;
 
   constructor(
@@ -45,7 +61,7 @@ export class JobScheduler {
     const db = connection.db;
     if (!db) throw new Error("the job scheduler needs an open connection");
     this.agenda = new Agenda({
-      backend: jobsBackend(db),
+      backend: jobsBackend(db, (name) => this.emptyLooks.set(name, this.looks(name) + 1)),
       processEvery: options.pollSeconds * 1000,
       // A run that outlives this is taken as dead and may be taken again by another replica.
       // agenda checks a running job every half lifetime on a timer a stopped scheduler cannot
@@ -67,6 +83,7 @@ export class JobScheduler {
     if (this.started) throw new Error(`job ${job.name} declared after the scheduler started`);
     this.recurring.push(job);
     this.agenda.define(job.name, () => job.run(), { concurrency: 1, lockLimit: 1 });
+    this.countRuns(job.name);
   }
 
   /** Declares a queue of one-off jobs; before `start`. */
@@ -75,6 +92,21 @@ export class JobScheduler {
     this.agenda.define<D>(job.name, (run) => job.run(run.attrs.data), {
       ...(job.backoff ? { backoff: job.backoff } : {}),
     });
+    this.countRuns(job.name);
+  }
+
+  runs(name: string): number {
+    if (!this.finished.has(name)) throw new Error(`no job ${name} is declared`);
+    return this.finished.get(name)!;
+  }
+
+  looks(name: string): number {
+    return this.emptyLooks.get(name) ?? 0;
+  }
+
+  private countRuns(name: string): void {
+    this.finished.set(name, 0);
+    this.agenda.on(`complete:${name}`, () => this.finished.set(name, this.runs(name) + 1));
   }
 
   /** Stores a one-off job; it runs at `at` (now when absent) or at the first look after. */
@@ -104,12 +136,11 @@ export class JobScheduler {
  * logger: that logger creates a collection and indexes of its own at connect even with logging
  * off, and this service builds every index it keeps (src/db/indexes.ts).
  */
-function jobsBackend(db: Db): AgendaBackend {
-  const repository = new MongoJobRepository({
-    mongo: db,
-    db: { collection: JOBS_COLLECTION },
-    ensureIndex: false,
-  });
+function jobsBackend(db: Db, foundNoneDue: (name: string) => void): AgendaBackend {
+  const repository = new LookingRepository(
+    { mongo: db, db: { collection: JOBS_COLLECTION }, ensureIndex: false },
+    foundNoneDue,
+  );
   return {
     name: "mongodb",
     repository,
@@ -118,4 +149,26 @@ function jobsBackend(db: Db): AgendaBackend {
     // The connection is the service's: closed by it, after the scheduler stops.
     disconnect: () => Promise.resolve(),
   };
+}
+
+/**
+ * agenda's storage, asked at each look for one due job of a name after another (each locked as
+ * it is taken) until none is left: that "none" ends the replica's look for the name and is told
+ * to `foundNoneDue`.
+ */
+class LookingRepository extends MongoJobRepository {
+  constructor(
+    options: ConstructorParameters<typeof MongoJobRepository>[0],
+    private readonly foundNoneDue: (name: string) => void,
+  ) {
+    super(options);
+  }
+
+  override async getNextJobToRun(
+    ...args: Parameters<MongoJobRepository["getNextJobToRun"]>
+  ): ReturnType<MongoJobRepository["getNextJobToRun"]> {
+    const job = await super.getNextJobToRun(...args);
+    if (!job) this.foundNoneDue(args[0]);
+    return job;
+  }
 }

@@ -8,6 +8,7 @@ import { bearer, buildAdmin, type TestUser } from "../support/factories";
 import { freePort } from "../support/free-port";
 import { startTestApp, type TestApp } from "../support/test-app";
 import { API, memberBeforeOath, oathDayEndingIn, swornMember } from "../support/membership-year";
+import { nextRunsOf } from "../support/scheduler-runs";
 
 jest.setTimeout(600_000);
 
@@ -36,8 +37,9 @@ async function start(offsetSeconds: number, smtpUrl?: string): Promise<TestApp> 
 /** An SMTP address where nothing listens: every send fails at once. */
 const deadMailServer = async () => `smtp://127.0.0.1:${await freePort()}`;
 
-/** Several looks of the scheduler (JOBS_POLL_SECONDS is 2 in tests). */
-const looks = () => new Promise((resolve) => setTimeout(resolve, 8_000));
+/** Whole runs of both reminder sweeps on `instance`, begun after this call. */
+const looks = (instance: TestApp) =>
+  nextRunsOf(instance, ["membership.reminders", "interviews.reminders"]);
 
 afterAll(async () => {
   await app?.close();
@@ -65,13 +67,13 @@ it("sends a reminder that failed to go at a later look, once", async () => {
 
   // The mail server is down when the interview reminder falls due: nothing goes.
   const down = await start(interviewDay, await deadMailServer());
-  await looks();
+  await looks(down);
   expect(down.mail.messages).toHaveLength(0);
 
   // Up again: the reminder goes, once, to the member and the interviewer.
   const up = await start(interviewDay);
   await up.mail.waitFor(interviewee.email, { subject: INTERVIEW, timeoutMs: 30_000 });
-  await looks();
+  await looks(up);
   expect(up.mail.to(interviewee.email).filter((mail) => INTERVIEW.test(mail.subject))).toHaveLength(
     1,
   );
@@ -82,7 +84,7 @@ it("sends a reminder that failed to go at a later look, once", async () => {
 
   // The year's 30-day reminder falls due while the mail server is down, then it is back.
   const downAgain = await start(15 * DAY_S, await deadMailServer());
-  await looks();
+  await looks(downAgain);
   expect(downAgain.mail.messages).toHaveLength(0);
   const upAgain = await start(15 * DAY_S);
   const reminder = await upAgain.mail.waitFor(member.user.email, {
@@ -95,7 +97,7 @@ it("sends a reminder that failed to go at a later look, once", async () => {
   expect(organisation).toContain("Pearl of the Orient");
   expect(reminder.html).toContain(`color:#52525b">${organisation}</p>`);
   expect(reminder.html).not.toContain("Chaplaincy Membership");
-  await looks();
+  await looks(upAgain);
   expect(
     upAgain.mail.to(member.user.email).filter((mail) => IN_30.test(mail.subject)),
   ).toHaveLength(1);

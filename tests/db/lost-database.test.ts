@@ -6,10 +6,11 @@
  * 30 s, so each of these fails without the time-outs.
  */
 import { randomBytes } from "node:crypto";
-import type { Connection } from "mongoose";
+import { ConnectionStates, type Connection } from "mongoose";
 import { connectDatabase } from "../../src/db/connection";
 import { engineTarget, TcpProxy } from "../support/tcp-proxy";
 import { msUntilReadable, thingsOf } from "../support/things";
+import { until } from "../support/until";
 
 /** docs/decisions.md, "Fail fast without a database": a request meets a lost database within this. */
 const FAILS_WITHIN_MS = 5_000;
@@ -60,12 +61,19 @@ async function msUntilFailed(things: Fixture["things"]): Promise<number> {
 }
 
 it("fails an operation sent while no connection to the database can be made, within the bound", async () => {
-  const { proxy, things } = await fixture();
+  const { proxy, connection, things } = await fixture();
+  let heartbeatsFailed = 0;
+  connection.getClient().on("serverHeartbeatFailed", () => (heartbeatsFailed += 1));
   proxy.blackhole();
   proxy.cutAll();
   expect(await msUntilFailed(things)).toBeLessThan(FAILS_WITHIN_MS);
-  // Once the driver has noticed, too (mongoose would hold it in its buffer instead).
-  await new Promise((resolve) => setTimeout(resolve, 3_000));
+  // Once the driver has noticed, too (mongoose would hold it in its buffer instead): its monitor
+  // failed a heartbeat and mongoose reads the connection as disconnected.
+  await until(
+    () => heartbeatsFailed > 0 && connection.readyState === ConnectionStates.disconnected,
+    "the driver did not notice the lost database",
+    2 * FAILS_WITHIN_MS,
+  );
   expect(await msUntilFailed(things)).toBeLessThan(FAILS_WITHIN_MS);
   proxy.forward();
   expect(await msUntilReadable(things, RECOVERY_BOUND_MS)).toBeDefined();

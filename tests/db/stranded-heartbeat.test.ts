@@ -22,6 +22,7 @@ import type { Connection } from "mongoose";
 import { connectDatabase } from "../../src/db/connection";
 import { engineTarget, TcpProxy } from "../support/tcp-proxy";
 import { msUntilReadable, thingsOf } from "../support/things";
+import { until } from "../support/until";
 
 const RECOVERY_BOUND_MS = 10_000;
 
@@ -41,34 +42,45 @@ function monitorOf(connection: Connection): DriverMonitor {
   return server.monitor;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /**
  * Destroys the monitor's socket and asks for a check in the same step, right after a heartbeat
  * ended (past the driver's minimum interval, so the check runs at once, on that socket). True
- * when no heartbeat ends in the second after: the check is stranded.
+ * when that check began in the same step and had not ended once the socket's 'close' was
+ * handled: nothing is left that would end it, so it is stranded. A check the monitor's own timer
+ * began first, or one the driver put off, does not begin in the step: false, try again.
  */
 async function strand(connection: Connection): Promise<boolean> {
   const client = connection.getClient();
   await once(client, "serverHeartbeatSucceeded");
-  await sleep(600);
+  // A wall-clock rule of the driver: a requested check runs at once only 500 ms after the last.
+  await new Promise((resolve) => setTimeout(resolve, 600));
   const monitor = monitorOf(connection);
   if (!monitor.connection) return false;
-  const ended: string[] = [];
-  const note = (event: { connectionId: string }) => ended.push(event.connectionId);
-  client.on("serverHeartbeatSucceeded", note);
-  client.on("serverHeartbeatFailed", note);
-  monitor.connection.socket.destroy();
+  let started = 0;
+  let ended = 0;
+  const start = () => (started += 1);
+  const end = () => (ended += 1);
+  client.on("serverHeartbeatStarted", start);
+  client.on("serverHeartbeatSucceeded", end);
+  client.on("serverHeartbeatFailed", end);
+  const { socket } = monitor.connection;
+  const closed = once(socket, "close");
+  socket.destroy();
   monitor.requestCheck();
-  await sleep(1_000);
-  client.off("serverHeartbeatSucceeded", note);
-  client.off("serverHeartbeatFailed", note);
-  return ended.length === 0;
+  const begunInStep = started === 1;
+  await closed;
+  // The driver's own handling of the 'close' (listeners, then the promises they settle).
+  await new Promise((resolve) => setImmediate(resolve));
+  client.off("serverHeartbeatStarted", start);
+  client.off("serverHeartbeatSucceeded", end);
+  client.off("serverHeartbeatFailed", end);
+  return begunInStep && ended === 0;
 }
 
 let proxy: TcpProxy;
 let connection: Connection;
 const replaced: number[] = [];
+let guardLooks = 0;
 
 afterAll(async () => {
   proxy.forward();
@@ -83,6 +95,7 @@ it("reads again after the monitor's heartbeat was written to a socket the databa
     uri: `mongodb://127.0.0.1:${proxy.port}/`,
     dbName: `t_stranded_${randomBytes(3).toString("hex")}`,
     onMonitorReplaced: (strandedForMs) => replaced.push(strandedForMs),
+    onHeartbeatsChecked: () => (guardLooks += 1),
   });
   const things = thingsOf(connection);
   await things.create({ _id: "before", label: "written before the fault" });
@@ -104,10 +117,20 @@ it("reads again after the monitor's heartbeat was written to a socket the databa
   expect(await things.countDocuments()).toBe(2);
 }, 40_000);
 
+/**
+ * Looks of the guard (one a second) in which a heartbeat it took for running since the first of
+ * them would pass its bound (4 s, src/db/connection.ts) and be seen past it twice.
+ */
+const LOOKS_TO_REPLACE = 6;
+
 it("leaves a connection whose heartbeats end alone", async () => {
   const before = replaced.length;
   const things = thingsOf(connection);
-  await sleep(6_000);
+  const from = guardLooks;
+  await until(
+    () => guardLooks >= from + LOOKS_TO_REPLACE,
+    `the heartbeat guard did not look ${LOOKS_TO_REPLACE} times`,
+  );
   expect(await things.findById("after").lean()).toMatchObject({ label: "written after recovery" });
   expect(replaced.length).toBe(before);
 }, 20_000);

@@ -7,6 +7,7 @@ import { createJobModel } from "../../src/jobs/job.model";
 import { JobScheduler } from "../../src/jobs/scheduler";
 import { CommandRecorder, declaredIndexes } from "../support/command-recorder";
 import { describeUnserved, unservedQueries } from "../support/index-coverage";
+import { until } from "../support/until";
 
 /*
  * The job scheduler (src/jobs/scheduler.ts) on the suite's real engine, as two replicas on one
@@ -45,13 +46,18 @@ async function replica(name: string, ran: Array<{ by: string; n: number }>) {
   return scheduler;
 }
 
-const until = async (done: () => boolean, ms = 20_000) => {
-  const end = Date.now() + ms;
-  while (!done()) {
-    if (Date.now() > end) throw new Error("the jobs did not all run in time");
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-};
+/**
+ * Until each scheduler has looked twice more for due test.record jobs, so that a whole look of
+ * each began after this call: any job still due by then was taken, and is run before `stop`
+ * returns (it waits for runs under way).
+ */
+async function anotherLookBy(...schedulers: JobScheduler[]): Promise<void> {
+  const from = schedulers.map((scheduler) => scheduler.looks("test.record"));
+  await until(
+    () => schedulers.every((scheduler, i) => scheduler.looks("test.record") >= from[i] + 2),
+    "a replica made no further look for due jobs",
+  );
+}
 
 beforeAll(async () => {
   const first = await connect();
@@ -69,9 +75,9 @@ it("two replicas run each of 30 queued jobs exactly once", async () => {
   await Promise.all([a.start(), b.start()]);
   try {
     for (let n = 0; n < 30; n += 1) await (n % 2 ? a : b).enqueue("test.record", { n });
-    await until(() => ran.length >= 30);
+    await until(() => ran.length >= 30, "the 30 jobs did not all run in time");
     // One more look by both, so a second run of any job would have had its chance.
-    await new Promise((resolve) => setTimeout(resolve, 2500));
+    await anotherLookBy(a, b);
   } finally {
     await Promise.all([a.stop(), b.stop()]);
   }
@@ -81,16 +87,17 @@ it("two replicas run each of 30 queued jobs exactly once", async () => {
 it("a job due while no replica ran is done once at the first look after", async () => {
   const ran: Array<{ by: string; n: number }> = [];
   const writer = await replica("writer", ran);
-  // Stored without starting: nothing looks for it yet.
-  await writer.enqueue("test.record", { n: 7 }, new Date(Date.now() + 300));
-  await new Promise((resolve) => setTimeout(resolve, 1000));
+  // Stored without starting: nothing looks for it yet, also once it is due.
+  const due = new Date(Date.now() + 300);
+  await writer.enqueue("test.record", { n: 7 }, due);
+  await until(() => Date.now() > due.getTime(), "the clock did not pass the job's time");
   expect(ran).toEqual([]);
   const late = await replica("late", ran);
   const later = await replica("later", ran);
   await Promise.all([late.start(), later.start()]);
   try {
-    await until(() => ran.length >= 1);
-    await new Promise((resolve) => setTimeout(resolve, 2500));
+    await until(() => ran.length >= 1, "the job due before the start did not run");
+    await anotherLookBy(late, later);
   } finally {
     await Promise.all([late.stop(), later.stop()]);
   }
@@ -118,7 +125,7 @@ it("a recurring job runs at every look, never twice at once, and is declared bef
     expect(() => scheduler.every({ name: "test.late", run: async () => {} })).toThrow(
       /after the scheduler started/,
     );
-    await until(() => runs >= 3);
+    await until(() => runs >= 3, "the recurring job did not run three times");
   } finally {
     await scheduler.stop();
   }

@@ -1,7 +1,9 @@
 import { WEBHOOK_EVENTS } from "../../src/modules/webhooks/change-feed";
+import { SWEEP_JOB } from "../../src/modules/webhooks/webhook-dispatcher";
 import { CreateWebhookDocument } from "../graphql/generated";
 import { approvedMemberOf, bearer, buildOffice, type TestUser } from "../support/factories";
 import { startScenario } from "../support/scenario";
+import { nextRunsOf } from "../support/scheduler-runs";
 import type { TestApp } from "../support/test-app";
 import {
   eventually,
@@ -112,7 +114,7 @@ describe("webhooks", () => {
       (got) => got.length >= expected.length,
     );
     // Another look of the scheduler sends nothing more.
-    await new Promise((resolve) => setTimeout(resolve, 4500));
+    await nextRunsOf(app, [SWEEP_JOB]);
     const got = receiver.received.slice(before);
     expect(typesOf(got)).toEqual(expected);
     expect(new Set(got.map((hook) => hook.id)).size).toBe(got.length);

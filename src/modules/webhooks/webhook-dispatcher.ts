@@ -10,6 +10,8 @@ import type { SendResult, SignedMessage } from "./webhook-sender";
 export const SECRET_FIELD = "webhookSecret";
 /** The scheduler's job that sends what is due. */
 export const DISPATCH_JOB = "webhooks.dispatch";
+/** The same run at each look of the scheduler, for what a process that died left behind. */
+export const SWEEP_JOB = `${DISPATCH_JOB}.sweep`;
 /** How long an attempt may be under way before another replica may take the delivery again. */
 const LEASE_MS = 60_000;
 /** Deliveries one run sends at most; a run queued for what is left goes on at the next look. */

@@ -3,7 +3,7 @@ import type { Mailer } from "../../mail/mailer";
 import { noticeMail } from "../../mail/templates";
 import type { ModuleBase, ModuleParts } from "../module";
 import type { PersonalDataEraser } from "../privacy/personal-data";
-import { DISPATCH_JOB, WebhookDispatcher } from "./webhook-dispatcher";
+import { DISPATCH_JOB, SWEEP_JOB, WebhookDispatcher } from "./webhook-dispatcher";
 import { sendSigned } from "./webhook-sender";
 import { targetProblem } from "./webhook-target";
 import { createWebhookModels } from "./webhook.model";
@@ -50,7 +50,7 @@ export function createWebhooksModule(options: WebhooksModuleOptions) {
   });
   // Queued per change and per retry; also at each look, for what a dead process left behind.
   scheduler.queue({ name: DISPATCH_JOB, run: () => dispatcher.dispatch() });
-  scheduler.every({ name: `${DISPATCH_JOB}.sweep`, run: () => dispatcher.dispatch() });
+  scheduler.every({ name: SWEEP_JOB, run: () => dispatcher.dispatch() });
   const webhooks = new WebhookService({
     repository,
     cipher,
