@@ -6,6 +6,7 @@ import path from "node:path";
 import { servingOf, type PlannedQuery } from "../tests/support/index-coverage";
 import { RECORDED_QUERIES_FILE } from "../tests/support/recorded-queries";
 import type { CapacityInput, CollectionStats, DeclaredIndex } from "./collection-stats";
+import { heading } from "./report-sections";
 
 const PLAN_SIZES = [100_000, 1_000_000] as const;
 /** What a B-tree takes beyond its raw keys (page fill, internal pages), lowest and highest. */
@@ -192,9 +193,7 @@ export function renderCapacityPlan(input: CapacityInput): string[] {
   const hot = PLAN_SIZES.map((members) => hotBytes(input, members));
   const sampled = input.members.toLocaleString("en");
   const lines = [
-    "",
-    "## Capacity plan for MongoDB (on paper)",
-    "",
+    ...heading("Capacity plan for MongoDB (on paper)"),
     `Worked out by bench/capacity-plan.ts from every model's declared indexes (\`schema.indexes()\`, plus \`_id\`) and from the values stored in the ${sampled}-member benchmark database after the run (up to 1 000 documents read per collection). Assumptions: an index entry is its key values (a string's UTF-8 bytes plus 2, a date or number 9 bytes, null 1) and ${RECORD_ID_BYTES} bytes of record id, one entry per element of an array; a B-tree takes ${OVERHEAD[0]}–${OVERHEAD[1]} × its raw entries (page fill, internal pages), and WiredTiger's prefix compression of keys, left out here, would make indexes smaller. Accounts and member records grow with the membership as in the demo data; office titles, appointments and branches of service stay as seeded; assumed: ${assumedGrowth}. Fields a collection had no document for are taken as 36-character ids.`,
     "",
     "| Collection | Index | Kind | Bytes per entry | Size at 100,000 members | Size at 1,000,000 members |",

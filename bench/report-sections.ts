@@ -25,6 +25,9 @@ export interface Measured {
   result: LoadResult;
 }
 
+/** A section's heading, with the blank lines around it. */
+export const heading = (title: string) => ["", `## ${title}`, ""];
+
 export const count = (members: number) => Math.round(members).toLocaleString("en");
 /** Answers per second; with a decimal below 10, where sign-ins at cost 12 would read 0. */
 export const rps = (result: LoadResult) =>
