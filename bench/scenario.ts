@@ -106,14 +106,8 @@ const schema = buildSchema(
  * (every field, one level of circular references), so both interfaces read the same.
  */
 export function graphql(field: string, variables: (s: Session) => object = () => ({})) {
-  const query = print(
-    buildOperationNodeForField({
-      schema,
-      kind: OperationTypeNode.QUERY,
-      field,
-      circularReferenceDepth: 1,
-    }),
-  );
+  const operation = { schema, kind: OperationTypeNode.QUERY, field, circularReferenceDepth: 1 };
+  const query = print(buildOperationNodeForField(operation));
   return (session: Session, connections: number): LoadSpec => ({
     url: `${session.baseUrl}/graphql`,
     method: "POST",
