@@ -54,15 +54,13 @@ async function withEngine<T>(options: BenchOptions, use: (engine: Engine) => Pro
     // Compiled, as `npm start` runs it (ts-node would add to its memory); incrementally, so a
     // run after no change to the sources does not wait for the compiler.
     log("compiling the service and the floor (tsconfig.bench.json)");
-    execFileSync(
-      process.execPath,
-      [
-        require.resolve("typescript/bin/tsc"),
-        ...["-p", "tsconfig.bench.json", "--incremental"],
-        ...["--tsBuildInfoFile", path.join("dist", ".bench.tsbuildinfo")],
-      ],
-      { cwd: path.join(__dirname, ".."), stdio: "inherit" },
-    );
+    const tsc = require.resolve("typescript/bin/tsc");
+    const buildInfo = path.join("dist", ".bench.tsbuildinfo");
+    const args = ["-p", "tsconfig.bench.json", "--incremental", "--tsBuildInfoFile", buildInfo];
+    execFileSync(process.execPath, [tsc, ...args], {
+      cwd: path.join(__dirname, ".."),
+      stdio: "inherit",
+    });
     return await use(engine);
   } finally {
     await engine.stop();
