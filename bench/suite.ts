@@ -59,9 +59,7 @@ async function warmUp({ session, options }: At): Promise<void> {
 export async function readSuite({ session, options, service }: At): Promise<Measured[]> {
   const { only } = options;
   const cpuOf = () => cpuMicros(service.pid);
-  const scenarios = READ_SCENARIOS.filter(
-    (scenario) => !only || scenario.name.toLowerCase().includes(only),
-  );
+  const scenarios = READ_SCENARIOS.filter((s) => !only || s.name.toLowerCase().includes(only));
   // The units measured together: a group next to each other in the registry, or one scenario.
   const units: Scenario[][] = [];
   for (const scenario of scenarios) {
