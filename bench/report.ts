@@ -226,6 +226,8 @@ function pageSection(page: PageVsDriver): string[] {
   const row = (name: string, result: LoadResult) =>
     `| ${name} | ${result.total} | ${meanMs(result)} | ${result.p50} | ${result.p95} | ${Math.round(result.max)} |`;
   const [serviceMs, driverMs] = [msPer(page.service), msPer(page.driver)];
+  const adds =
+    "HTTP, its account and session read by `_id`, Sofa and GraphQL execution, mongoose and presenting";
   return [
     ...heading("A member page against the driver alone"),
     `GET /members?page=${page.page} (10 records, newest first, archived left out) through REST, one request at a time, against the same queries sent through the mongodb driver by a loop in the benchmark's process. The queries are not written out in the benchmark: MemberService.list ran once on the same database with the driver's command monitoring on (bench/driver-alone.ts), and the loop replays what it sent, phase by phase as the service sends them (‖: sent together):`,
@@ -240,8 +242,8 @@ function pageSection(page: PageVsDriver): string[] {
     row("The same queries through the driver alone", page.driver),
     "",
     serviceMs >= driverMs
-      ? `The service adds ${fixed(serviceMs - driverMs, 1)} ms a page (HTTP, its account and session read by \`_id\`, Sofa and GraphQL execution, mongoose and presenting): ${ceilingText(page.ratio)} × the driver alone.`
-      : `The service's pages took ${fixed(driverMs - serviceMs, 1)} ms less than the driver's (${ceilingText(page.ratio)} ×): what the service adds (HTTP, its account and session read by \`_id\`, Sofa and GraphQL execution, mongoose and presenting) is within how much the engine's own time varied from turn to turn.`,
+      ? `The service adds ${fixed(serviceMs - driverMs, 1)} ms a page (${adds}): ${ceilingText(page.ratio)} × the driver alone.`
+      : `The service's pages took ${fixed(driverMs - serviceMs, 1)} ms less than the driver's (${ceilingText(page.ratio)} ×): what the service adds (${adds}) is within how much the engine's own time varied from turn to turn.`,
   ];
 }
 
