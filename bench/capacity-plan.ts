@@ -6,6 +6,7 @@ import path from "node:path";
 import { servingOf, type PlannedQuery } from "../tests/support/index-coverage";
 import { RECORDED_QUERIES_FILE } from "../tests/support/recorded-queries";
 import type { CapacityInput, CollectionStats, DeclaredIndex } from "./collection-stats";
+import { heading } from "./report-sections";
 
 const PLAN_SIZES = [100_000, 1_000_000] as const;
 /** What a B-tree takes beyond its raw keys (page fill, internal pages), lowest and highest. */
@@ -84,18 +85,16 @@ function hotBytes(input: CapacityInput, members: number): number {
   }, 0);
 }
 
-interface Planned {
-  query: PlannedQuery;
-  /** The first test file (by name) that sent it. */
-  sentBy: string;
-  served: { indexes: Record<string, unknown>[] } | { reason: string };
-}
+type Served = ReturnType<typeof servingOf>;
 
-const isIdOnly = (served: Planned["served"]) =>
+const isIdOnly = (served: Served) =>
   "indexes" in served && served.indexes.every((key) => indexText(key) === "{ _id: 1 }");
 
-/** Each recorded query on the service's collections once, but reads by `_id`, and its index. */
-function plans(input: CapacityInput): Planned[] {
+/**
+ * Each recorded query on the service's collections once, but reads by `_id`, with the first
+ * test file (by name) that sent it and the index that serves it.
+ */
+function plans(input: CapacityInput) {
   const first = new Map<string, { query: PlannedQuery; sentBy: string }>();
   for (const [sentBy, queries] of Object.entries(input.recorded).sort()) {
     for (const query of queries) {
@@ -105,7 +104,7 @@ function plans(input: CapacityInput): Planned[] {
   }
   return [...first.entries()]
     .sort(([a], [b]) => a.localeCompare(b))
-    .flatMap(([, { query, sentBy }]): Planned[] => {
+    .flatMap(([, { query, sentBy }]) => {
       const collection = input.collections.find((one) => one.name === query.collection);
       if (!collection) return [];
       const served = servingOf(query, [ID_INDEX, ...collection.indexes]);
@@ -145,7 +144,7 @@ function filterText(query: PlannedQuery): string {
   return `\`${JSON.stringify(query.filter)}\`${sort}${distinct}`;
 }
 
-function servedText(served: Planned["served"]): string {
+function servedText(served: Served): string {
   if ("reason" in served) return `**not served by an index**: ${served.reason}`;
   if (served.indexes.length === 0) return "the collection's metadata";
   return served.indexes.map((key) => `\`${indexText(key)}\``).join(" and ");
@@ -191,10 +190,9 @@ export function renderCapacityPlan(input: CapacityInput): string[] {
   ) as [number, number][];
   const hot = PLAN_SIZES.map((members) => hotBytes(input, members));
   const sampled = input.members.toLocaleString("en");
-  const lines = [
-    "",
-    "## Capacity plan for MongoDB (on paper)",
-    "",
+  const problems = capacityProblems(input);
+  return [
+    ...heading("Capacity plan for MongoDB (on paper)"),
     `Worked out by bench/capacity-plan.ts from every model's declared indexes (\`schema.indexes()\`, plus \`_id\`) and from the values stored in the ${sampled}-member benchmark database after the run (up to 1 000 documents read per collection). Assumptions: an index entry is its key values (a string's UTF-8 bytes plus 2, a date or number 9 bytes, null 1) and ${RECORD_ID_BYTES} bytes of record id, one entry per element of an array; a B-tree takes ${OVERHEAD[0]}–${OVERHEAD[1]} × its raw entries (page fill, internal pages), and WiredTiger's prefix compression of keys, left out here, would make indexes smaller. Accounts and member records grow with the membership as in the demo data; office titles, appointments and branches of service stay as seeded; assumed: ${assumedGrowth}. Fields a collection had no document for are taken as 36-character ids.`,
     "",
     "| Collection | Index | Kind | Bytes per entry | Size at 100,000 members | Size at 1,000,000 members |",
@@ -215,10 +213,7 @@ export function renderCapacityPlan(input: CapacityInput): string[] {
     `| Working set | ${range([totals[0][0] + hot[0], totals[0][1] + hot[0]])} | ${range([totals[1][0] + hot[1], totals[1][1] + hot[1]])} |`,
     `| RAM for it | ${mb(2 * (totals[0][1] + hot[0]) + 2 ** 30)} | ${mb(2 * (totals[1][1] + hot[1]) + 2 ** 30)} |`,
     ...queriesPart(input),
+    ...(problems.length > 0 ? ["", "Does not hold:", ""] : []),
+    ...problems.map((problem) => `- ${problem}`),
   ];
-  const problems = capacityProblems(input);
-  if (problems.length > 0) {
-    lines.push("", "Does not hold:", "", ...problems.map((problem) => `- ${problem}`));
-  }
-  return lines;
 }

@@ -10,6 +10,7 @@ import { createLogger } from "../src/logger";
 import { resolveJwtSecret } from "../src/modules/auth/jwt-secret";
 import { createServices } from "../src/services";
 import { readRecorded } from "../tests/support/recorded-queries";
+import { sum } from "./report-sections";
 
 export type CapacityInput = Awaited<ReturnType<typeof sampleCollections>>;
 export type CollectionStats = CapacityInput["collections"][number];
@@ -83,10 +84,7 @@ export function sampleCollections(uri: string, env: Record<string, string>, memb
         .indexes()
         .map(([key, options]) => ({ key: key as DeclaredIndex["key"], options: { ...options } }));
       const fields = new Set(["_id", ...indexes.flatMap((index) => Object.keys(index.key))]);
-      const bytes = sample.reduce(
-        (total, document) => total + BSON.calculateObjectSize(document),
-        0,
-      );
+      const bytes = sum(sample.map((document) => BSON.calculateObjectSize(document)));
       collections.push({
         name: model.collection.collectionName,
         documents: await model.collection.estimatedDocumentCount(),

@@ -34,24 +34,21 @@ export async function ensureDatasets(uri: string, dataDir: string, sizes: readon
     log(`seeding ${members} demo members into ${databaseOf(members)} (once; reused later)`);
     const started = Date.now();
     const script = ["-r", "ts-node/register/transpile-only", "scripts/seed-demo.ts"];
-    const seed = spawn(
-      process.execPath,
-      [...script, String(members), "--fresh", "--members-only"],
-      {
-        cwd: path.join(__dirname, ".."),
-        env: {
-          ...process.env,
-          MONGODB_URI: uri,
-          DATA_DIR: dataDir,
-          DB_NAME: databaseOf(members),
-          BCRYPT_COST: "12",
-          DATA_KEY: BENCH_DATA_KEY,
-          NODE_ENV: "development",
-          LOG_LEVEL: "warn",
-        },
-        stdio: ["ignore", "inherit", "inherit"],
+    const args = [...script, String(members), "--fresh", "--members-only"];
+    const seed = spawn(process.execPath, args, {
+      cwd: path.join(__dirname, ".."),
+      env: {
+        ...process.env,
+        MONGODB_URI: uri,
+        DATA_DIR: dataDir,
+        DB_NAME: databaseOf(members),
+        BCRYPT_COST: "12",
+        DATA_KEY: BENCH_DATA_KEY,
+        NODE_ENV: "development",
+        LOG_LEVEL: "warn",
       },
-    );
+      stdio: ["ignore", "inherit", "inherit"],
+    });
     const code = await new Promise((resolve) => seed.once("exit", resolve));
     if (code !== 0) throw new Error(`seeding ${members} members exited with ${String(code)}`);
     log(`seeded ${databaseOf(members)} in ${Math.round((Date.now() - started) / 1000)} s`);

@@ -78,29 +78,19 @@ function describePhases(phases: Phase[]): string[] {
 }
 
 /**
- * GET `path` through the service against the replay of what `call` sends, taking `turns` turns
- * of `perTurn` each, one at a time, after one of each unmeasured; which side goes first
- * alternates. A fixed number per turn rather than a time: a request cut off at a turn's end
- * would leave the engine busy with it during the other side's turn. The ratio is the mean time
- * through the service over the driver's, over all turns and within each; `queries` has a line
- * per phase.
+ * GET `path` through the service against the replay of what `call` sends, taking
+ * `options.pageTurns` turns of `options.pagesPerTurn` each, one at a time, after one of each
+ * unmeasured; which side goes first alternates. A fixed number per turn rather than a time: a
+ * request cut off at a turn's end would leave the engine busy with it during the other side's
+ * turn. The ratio is the mean time through the service over the driver's, over all turns and
+ * within each; `queries` has a line per phase.
  */
-async function againstDriver(
-  at: At,
-  path: string,
-  call: (services: Services) => Promise<unknown>,
-  turns: number,
-  perTurn: number,
-) {
+async function againstDriver(at: At, path: string, call: (services: Services) => Promise<unknown>) {
+  const { pageTurns: turns, pagesPerTurn: perTurn } = at.options;
   const phases = await capture(at, call);
   const client = await MongoClient.connect(at.engine.uri, clientOptionsFor(at.engine.uri));
   const db = client.db(databaseOf(at.members));
-  const spec = {
-    url: `${at.service.url}${path}`,
-    headers: bearer(at.session.adminToken),
-    connections: 1,
-    timeoutSeconds: 300,
-  };
+  const spec = { url: `${at.service.url}${path}`, headers: bearer(at.session.adminToken) };
   const replay = async (count: number) => {
     const times: number[] = [];
     for (let i = 0; i < count; i += 1) {
@@ -110,7 +100,8 @@ async function againstDriver(
     }
     return { times, failures: 0 };
   };
-  const viaService = (count: number) => run({ ...spec, amount: count });
+  const viaService = (amount: number) =>
+    run({ ...spec, connections: 1, timeoutSeconds: 300, amount });
   const sides = [viaService, replay].map((measure) => ({
     measure,
     times: [] as number[],
@@ -135,13 +126,14 @@ async function againstDriver(
   const [service, driver] = sides.map((side) =>
     resultOf(side.times, sum(side.times) / 1000, side.failures),
   );
-  return {
-    service,
-    driver,
-    ratio: mean(sides[0].times) / mean(sides[1].times),
-    turnRatios,
-    queries: describePhases(phases),
-  };
+  const ratio = mean(sides[0].times) / mean(sides[1].times);
+  const queries = describePhases(phases);
+  log(
+    `${path}: ${mean(sides[0].times).toFixed(1)} ms through the service (${service.failures} ` +
+      `failed), ${mean(sides[1].times).toFixed(1)} ms through the driver alone: ` +
+      `${ratio.toFixed(2)} ×; ${queries.join(" / ")}`,
+  );
+  return { service, driver, ratio, turnRatios, queries };
 }
 
 /** GET /members?page=N, 5 % into the list, against MemberService.list's queries for it. */
@@ -149,11 +141,7 @@ export async function measurePageVsDriver(at: At) {
   const page = Math.max(2, Math.round(at.members * 0.005));
   const list = (services: Services) =>
     services.members.reads.list({ page, limit: 10, includeArchived: false });
-  const path = `/api/v1/members?page=${page}`;
-  const { pageTurns, pagesPerTurn } = at.options;
-  const result = { page, ...(await againstDriver(at, path, list, pageTurns, pagesPerTurn)) };
-  log(`member page: ${result.ratio.toFixed(2)} × the driver alone (${result.queries.join(" / ")})`);
-  return result;
+  return { page, ...(await againstDriver(at, `/api/v1/members?page=${page}`, list)) };
 }
 
 /** The widest grouping of member records, and the funnel. */
@@ -163,21 +151,10 @@ export type ReportsVsDriver = Awaited<ReturnType<typeof measureReportsVsDriver>>
 
 /** Office reports against their aggregations through the driver, as many turns as the page. */
 export async function measureReportsVsDriver(at: At) {
-  const { pageTurns, pagesPerTurn } = at.options;
   const rows = [];
   for (const report of MEASURED_REPORTS) {
     const call = (services: Services) => services.reports[REPORTS[report].field]();
-    const path = `/api/v1/reports/${report}`;
-    const result = { report, ...(await againstDriver(at, path, call, pageTurns, pagesPerTurn)) };
-    const [serviceMs, driverMs] = [result.service, result.driver].map(
-      (side) => 1000 / side.requestsPerSecond,
-    );
-    log(
-      `GET /reports/${report}: ${serviceMs.toFixed(1)} ms through the service ` +
-        `(${result.service.failures} failed), ${driverMs.toFixed(1)} ms through the driver alone: ` +
-        `${result.ratio.toFixed(2)} ×; ${result.queries.join(" / ")}`,
-    );
-    rows.push(result);
+    rows.push({ report, ...(await againstDriver(at, `/api/v1/reports/${report}`, call)) });
   }
   return rows;
 }

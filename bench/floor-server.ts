@@ -17,11 +17,11 @@ import http from "node:http";
 import { pipeline } from "node:stream/promises";
 import type { Config } from "../src/config";
 import { createContextBuilder } from "../src/graphql/context";
-import { paged } from "../src/graphql/envelopes";
+import { ok, paged } from "../src/graphql/envelopes";
 import { createGraphqlServer } from "../src/graphql/graphql-server";
 import { expressServerOptions } from "../src/http/node-server";
 import type { Logger } from "../src/logger";
-import { OfficeSortBy, SortOrder, type OfficeListArgs } from "../src/modules/offices/office.input";
+import { OfficeSortBy, SortOrder } from "../src/modules/offices/office.input";
 import type { Services } from "../src/services";
 import { createObjectStorage } from "../src/storage/create-storage";
 import { useRequestShell } from "../src/http/request-shell";
@@ -33,7 +33,6 @@ import {
 } from "../src/http/rest/public-cache";
 import { SharedReads } from "../src/http/rest/shared-reads";
 import { EventSortBy } from "../src/modules/events/event.enums";
-import type { EventListArgs } from "../src/modules/events/event.input";
 import { MemberStatus } from "../src/modules/members/member.enums";
 import { User } from "../src/modules/users/user.type";
 
@@ -57,11 +56,7 @@ export async function createFloorApp(services: Services, config: Config, log: Lo
   };
   app.get("/offices", async (req, res) => {
     if (!(await signedIn(req, res))) return;
-    const args = {
-      ...paging(req),
-      sortBy: OfficeSortBy.createdAt,
-      sortOrder: SortOrder.desc,
-    } as OfficeListArgs;
+    const args = { ...paging(req), sortBy: OfficeSortBy.createdAt, sortOrder: SortOrder.desc };
     res.json(paged(await services.offices.list(args), "Office titles"));
   });
   // The public events page: the same public-read bucket, the same EventService call, the same
@@ -72,17 +67,13 @@ export async function createFloorApp(services: Services, config: Config, log: Lo
       ...paging(req),
       sortBy: (req.query.sortBy as EventSortBy | undefined) ?? EventSortBy.createdAt,
       sortOrder: (req.query.sortOrder as SortOrder | undefined) ?? SortOrder.desc,
-    } as EventListArgs;
+    };
     const body = JSON.stringify(paged(await services.events.listPublic(args), "Events"));
     sendPublicRead(req, res, new Headers({ "content-type": "application/json" }), body);
   });
   app.get("/offices/:id", async (req, res) => {
     if (!(await signedIn(req, res))) return;
-    res.json({
-      code: "OK",
-      message: "Office title",
-      data: await services.offices.get(req.params.id),
-    });
+    res.json(ok(await services.offices.get(req.params.id), "Office title"));
   });
   // The directory as the service answers it without Sofa or GraphQL: the same public-read
   // bucket, version ETag and 304, the same sharing of one run among the readers of a version,
@@ -99,11 +90,7 @@ export async function createFloorApp(services: Services, config: Config, log: Lo
     const answer = await directoryReads.answer(etag, async () => ({
       status: 200,
       headers: new Headers({ "content-type": "application/json; charset=utf-8" }),
-      body: JSON.stringify({
-        code: "OK",
-        message: "Member directory",
-        data: await services.memberPublic.directory(),
-      }),
+      body: JSON.stringify(ok(await services.memberPublic.directory(), "Member directory")),
     }));
     sendPublicRead(req, res, answer.headers, answer.body, etag);
   });
@@ -146,9 +133,7 @@ export async function createFloorApp(services: Services, config: Config, log: Lo
   await graphql.start();
   const buildContext = createContextBuilder(services, log, { secureCookies: false });
   const body = express.json({ limit: config.bodyLimitBytes });
-  app.post(ALONE_PATHS.express, body, (_req, res) => {
-    res.json({ data: { office: OFFICE } });
-  });
+  app.post(ALONE_PATHS.express, body, (_req, res) => res.json({ data: { office: OFFICE } }));
   const context = ({ req, res }: { req: express.Request; res: express.Response }) =>
     buildContext(req, res);
   app.use(ALONE_PATHS.apollo, body, expressMiddleware(graphql, { context }));

@@ -52,14 +52,7 @@ export async function measureInTurns(
   turns: number,
   { turnSeconds = 1, cpuOf }: { turnSeconds?: number; cpuOf?: () => number } = {},
 ): Promise<LoadResult[]> {
-  const sums = specs.map(() => ({
-    times: [] as number[],
-    total: 0,
-    failures: 0,
-    seconds: 0,
-    cpu: 0,
-    rates: [] as number[],
-  }));
+  const runs = specs.map(() => [] as (Awaited<ReturnType<typeof run>> & { cpu: number })[]);
   for (let turn = 0; turn < turns; turn += 1) {
     const order = turn % 2 === 0 ? [...specs.entries()] : [...specs.entries()].reverse();
     for (const [index, spec] of order) {
@@ -67,20 +60,19 @@ export async function measureInTurns(
       const one = await run(
         spec.amount === undefined ? { ...spec, durationSeconds: turnSeconds } : spec,
       );
-      const sum = sums[index];
-      sum.cpu += (cpuOf?.() ?? 0) - cpuBefore;
-      for (const time of one.times) sum.times.push(time);
-      sum.total += one.total;
-      sum.failures += one.failures;
-      sum.seconds += one.seconds;
-      sum.rates.push(one.total / Math.max(one.seconds, 1e-9));
+      runs[index].push({ ...one, cpu: (cpuOf?.() ?? 0) - cpuBefore });
     }
   }
-  return sums.map((sum) => ({
-    ...resultOf(sum.times, sum.seconds, sum.failures, sum.total),
-    turnRates: sum.rates,
-    ...(cpuOf ? { cpuMicrosPerRequest: sum.cpu / Math.max(sum.total, 1) } : {}),
-  }));
+  return runs.map((each) => {
+    const add = (key: "total" | "seconds" | "failures" | "cpu") =>
+      each.reduce((all, one) => all + one[key], 0);
+    const times = each.flatMap((one) => one.times);
+    return {
+      ...resultOf(times, add("seconds"), add("failures"), add("total")),
+      turnRates: each.map((one) => one.total / Math.max(one.seconds, 1e-9)),
+      ...(cpuOf ? { cpuMicrosPerRequest: add("cpu") / Math.max(add("total"), 1) } : {}),
+    };
+  });
 }
 
 /** A load's figures from every answer's time (ms) over `seconds` of load. */

@@ -1,6 +1,8 @@
 import { measure, type LoadSpec } from "./load";
+import { log } from "./options";
+import { childPid, residentMb } from "./processes";
 import type { Measured } from "./report-sections";
-import { bearer, type Session } from "./scenario";
+import { bearer, type At, type Session } from "./scenario";
 
 export type MemberReadKey = (typeof MEMBER_READS)[number]["key"];
 export type MemberReads = Record<MemberReadKey, Measured>;
@@ -46,4 +48,24 @@ export async function measureMemberReads(session: Session, samples: number): Pro
     measured[read.key] = { name: read.name, via: "REST", connections: 1, result };
   }
   return measured as MemberReads;
+}
+
+/**
+ * The member reads at one count, and the service's and the engine's resident memory right after
+ * (the engine's null when it could not be read).
+ */
+export async function readsAt({ engine, service, session, members, options }: At) {
+  const reads = await measureMemberReads(session, options.sizeSamples);
+  const enginePid = childPid(engine.kind);
+  const size = {
+    members,
+    reads,
+    serviceRssMb: residentMb(service.pid),
+    engineRssMb: enginePid === null ? null : residentMb(enginePid),
+  };
+  for (const read of Object.values(reads)) {
+    log(`${members} ${read.name}: p50 ${read.result.p50} ms, p95 ${read.result.p95} ms`);
+  }
+  log(`${members}: RSS ${size.serviceRssMb} MB (engine ${size.engineRssMb} MB)`);
+  return size;
 }

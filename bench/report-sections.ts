@@ -1,5 +1,6 @@
 /** What the report's parts share: the targets, the figures' formats, ratios and medians. */
 import type { LoadResult } from "./load";
+import type { Scenario } from "./scenario";
 
 /** The targets the report judges (issue 31; GET /offices and the storm from issue 7). */
 export const TARGET = {
@@ -17,13 +18,14 @@ export const TARGET = {
   burstShare: 0.8,
 };
 
-export interface Measured {
-  name: string;
-  via: "REST" | "GraphQL" | "floor";
-  group?: string;
+/** A scenario's load as measured. */
+export type Measured = Pick<Scenario, "name" | "via" | "group"> & {
   connections: number;
   result: LoadResult;
-}
+};
+
+/** A section's heading, with the blank lines around it. */
+export const heading = (title: string) => ["", `## ${title}`, ""];
 
 export const count = (members: number) => Math.round(members).toLocaleString("en");
 /** Answers per second; with a decimal below 10, where sign-ins at cost 12 would read 0. */

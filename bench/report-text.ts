@@ -1,7 +1,7 @@
 /** The report's section "By member count", and where the member reads pass their target. */
 import { MEMBER_READS, type MemberReadKey } from "./member-reads";
 import type { ReportInput, SizeResult } from "./report-input";
-import { count, TARGET } from "./report-sections";
+import { count, heading, TARGET } from "./report-sections";
 
 /** The slowest p95 of the member reads at a size. */
 const slowest = (size: SizeResult) =>
@@ -40,9 +40,7 @@ export function bySizeSection(input: ReportInput): string[] {
         ? `The slowest of the three was over ${TARGET.memberReadP95Ms} ms already at ${count(at)} members.`
         : `The slowest of the three reaches ${TARGET.memberReadP95Ms} ms at about ${count(at)} members on this engine (on a straight line between the measured counts around it): from there, run the service on MongoDB (docker-compose.yml), whose indexes keep these reads independent of the count.`;
   return [
-    "",
-    "## By member count",
-    "",
+    ...heading("By member count"),
     "The same member reads at each count, one request at a time (p50 / p95 in ms), and the resident memory of the service and of the engine right after them.",
     "",
     `| Members | ${MEMBER_READS.map((read) => `${read.name} p50 / p95 ms`).join(" | ")} | Requests each | Service RSS | Engine RSS |`,

@@ -24,27 +24,16 @@ import { startEngine, type DevEngine as Engine } from "../tools/dev-db/engine";
 import { sampleCollections } from "./collection-stats";
 import { ensureDatasets, resetDatabase } from "./dataset";
 import { measurePageVsDriver, measureReportsVsDriver } from "./driver-alone";
-import { measure } from "./load";
-import { measureMemberReads } from "./member-reads";
+import { readsAt } from "./member-reads";
 import { log, parseBenchArguments, type BenchOptions } from "./options";
-import { childPid, residentMb } from "./processes";
 import { keepHandWritten, renderReport } from "./report";
 import type { ReportInput, SizeResult } from "./report-input";
-import type { Measured } from "./report-sections";
 import { openSession, type At } from "./scenario";
 import { READ_SCENARIOS } from "./scenarios";
 import { serviceEnv, startService } from "./service-process";
 import { signInBurst } from "./sign-in-burst";
+import { loginStorm, readSuite, targetSuite, type TargetPart } from "./suite";
 import { measureUploads } from "./uploads";
-import {
-  applications,
-  exportAll,
-  loginStorm,
-  medianRuns,
-  readSuite,
-  signIns,
-  warmUp,
-} from "./suite";
 
 /** The engine with every count's dataset seeded, and the service and floor compiled. */
 async function withEngine<T>(options: BenchOptions, use: (engine: Engine) => Promise<T>) {
@@ -54,15 +43,13 @@ async function withEngine<T>(options: BenchOptions, use: (engine: Engine) => Pro
     // Compiled, as `npm start` runs it (ts-node would add to its memory); incrementally, so a
     // run after no change to the sources does not wait for the compiler.
     log("compiling the service and the floor (tsconfig.bench.json)");
-    execFileSync(
-      process.execPath,
-      [
-        require.resolve("typescript/bin/tsc"),
-        ...["-p", "tsconfig.bench.json", "--incremental"],
-        ...["--tsBuildInfoFile", path.join("dist", ".bench.tsbuildinfo")],
-      ],
-      { cwd: path.join(__dirname, ".."), stdio: "inherit" },
-    );
+    const tsc = require.resolve("typescript/bin/tsc");
+    const buildInfo = path.join("dist", ".bench.tsbuildinfo");
+    const args = ["-p", "tsconfig.bench.json", "--incremental", "--tsBuildInfoFile", buildInfo];
+    execFileSync(process.execPath, [tsc, ...args], {
+      cwd: path.join(__dirname, ".."),
+      stdio: "inherit",
+    });
     return await use(engine);
   } finally {
     await engine.stop();
@@ -86,58 +73,13 @@ async function atCount<T>(
   }
 }
 
-/** The member reads at one count, and the service's and the engine's memory right after. */
-async function readsAt({ engine, service, session, members, options }: At): Promise<SizeResult> {
-  const reads = await measureMemberReads(session, options.sizeSamples);
-  const enginePid = childPid(engine.kind);
-  const size = {
-    members,
-    reads,
-    serviceRssMb: residentMb(service.pid),
-    engineRssMb: enginePid === null ? null : residentMb(enginePid),
-  };
-  for (const read of Object.values(reads)) {
-    log(`${members} ${read.name}: p50 ${read.result.p50} ms, p95 ${read.result.p95} ms`);
-  }
-  log(`${members}: RSS ${size.serviceRssMb} MB (engine ${size.engineRssMb} MB)`);
-  return size;
-}
-
-type TargetPart = Omit<ReportInput, "options" | "date" | "engine" | "sizes" | "capacity">;
-
-/** Everything measured only at the target count. */
-async function targetSuite(at: At): Promise<TargetPart> {
-  const { session, options } = at;
-  log(`member reads at ${options.targetSize}: ${options.targetSamples} more of each`);
-  const targetReads = await measureMemberReads(session, options.targetSamples);
-  const page = await measurePageVsDriver(at);
-  const reports = await measureReportsVsDriver(at);
-  if (!options.smoke) await warmUp(at);
-  const readRuns: Measured[][] = [];
-  for (let run = 1; run <= options.runs; run += 1) {
-    log(`interface reads, run ${run} of ${options.runs}`);
-    readRuns.push(await readSuite(at));
-  }
-  const apply = await applications(at);
-  const login: Measured = {
-    name: "POST /auth/login (bcrypt cost 12)",
-    via: "REST",
-    connections: options.logins,
-    result: await measure(signIns(at)),
-  };
-  const storm = await loginStorm(at);
-  const csvExport = await exportAll(at);
-  const measured = [...medianRuns(readRuns), apply, login];
-  return { targetReads, page, reports, measured, readRuns, storm, csvExport };
-}
-
 export function runBench(options: BenchOptions): Promise<ReportInput> {
   return withEngine(options, async (engine) => {
     const sizes: SizeResult[] = [];
     let target: TargetPart | undefined;
     for (const members of options.sizes) {
       await atCount(engine, members, options, async (at) => {
-        const size = await readsAt(at);
+        const size: SizeResult = await readsAt(at);
         if (members <= options.targetSize) size.burst = await signInBurst(at);
         sizes.push(size);
         if (members === options.targetSize) target = await targetSuite(at);

@@ -84,6 +84,19 @@ export function publicPage(
   ];
 }
 
+/**
+ * A read as the member through REST, GraphQL (`query`, named `field`) and the floor, each named
+ * by `path` with `{id}` for `:officeId`: one group, whose ratios are to its floor.
+ */
+export function signedInRead(group: string, path: string, field: string, query: Scenario["spec"]) {
+  const label = `GET ${path.replace(":officeId", "{id}")}`;
+  return [
+    { group, name: label, via: "REST", spec: get(path) },
+    { group, name: field, via: "GraphQL", spec: query },
+    { group, name: `${label} (hand-written)`, via: "floor", spec: get(path, { floor: true }) },
+  ] satisfies Scenario[];
+}
+
 const schema = buildSchema(
   fs.readFileSync(path.join(__dirname, "..", "schema", "schema.graphql"), "utf8"),
 );
@@ -93,14 +106,8 @@ const schema = buildSchema(
  * (every field, one level of circular references), so both interfaces read the same.
  */
 export function graphql(field: string, variables: (s: Session) => object = () => ({})) {
-  const query = print(
-    buildOperationNodeForField({
-      schema,
-      kind: OperationTypeNode.QUERY,
-      field,
-      circularReferenceDepth: 1,
-    }),
-  );
+  const operation = { schema, kind: OperationTypeNode.QUERY, field, circularReferenceDepth: 1 };
+  const query = print(buildOperationNodeForField(operation));
   return (session: Session, connections: number): LoadSpec => ({
     url: `${session.baseUrl}/graphql`,
     method: "POST",

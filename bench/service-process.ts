@@ -69,16 +69,11 @@ export async function startService(engine: Engine, members: number) {
     await exited;
     clearTimeout(force);
   };
-  const url = `http://127.0.0.1:${port}`;
+  const [url, floorUrl] = [port, floorPort].map((one) => `http://127.0.0.1:${one}`);
   const deadline = Date.now() + 180_000;
   while (Date.now() < deadline && child.exitCode === null) {
-    const status = await fetch(`${url}/api/v1/health`).then(
-      (response) => response.status,
-      () => 0,
-    );
-    if (status === 200) {
-      return { url, floorUrl: `http://127.0.0.1:${floorPort}`, pid: child.pid!, stop };
-    }
+    const health = await fetch(`${url}/api/v1/health`).catch(() => undefined);
+    if (health?.status === 200) return { url, floorUrl, pid: child.pid!, stop };
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   await stop();

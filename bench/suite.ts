@@ -1,20 +1,53 @@
-/** What is measured once, at the target member count, besides the member reads and the page. */
+/** What is measured once, at the target member count. */
 import { DEMO_PASSWORD } from "../scripts/demo/demo-data";
 import { SAMPLE_APPLICATION } from "../src/modules/members/sample-application";
 import { connectDatabase } from "../src/db/connection";
 import { BENCH_PASSWORD, createApplicants, databaseOf } from "./dataset";
+import { measurePageVsDriver, measureReportsVsDriver } from "./driver-alone";
 import { measure, measureInTurns, type LoadSpec } from "./load";
+import { measureMemberReads } from "./member-reads";
 import { cpuMicros, peakResidentMb } from "./processes";
 import { medianBy, throughputRatio, type Measured } from "./report-sections";
 import { log } from "./options";
 import { bearer, connectionsOf, signIn, type At, type Scenario } from "./scenario";
 import { READ_SCENARIOS } from "./scenarios";
 
+export type TargetPart = Awaited<ReturnType<typeof targetSuite>>;
+
+/** Everything measured only at the target count. */
+export async function targetSuite(at: At) {
+  const { session, options } = at;
+  log(`member reads at ${options.targetSize}: ${options.targetSamples} more of each`);
+  // The member reads again, with more requests, for the verdicts.
+  const targetReads = await measureMemberReads(session, options.targetSamples);
+  const page = await measurePageVsDriver(at);
+  const reports = await measureReportsVsDriver(at);
+  if (!options.smoke) await warmUp(at);
+  // Every run of the interface reads: the ratios are taken per run.
+  const readRuns: Measured[][] = [];
+  for (let run = 1; run <= options.runs; run += 1) {
+    log(`interface reads, run ${run} of ${options.runs}`);
+    readRuns.push(await readSuite(at));
+  }
+  const apply = await applications(at);
+  const login: Measured = {
+    name: "POST /auth/login (bcrypt cost 12)",
+    via: "REST",
+    connections: options.logins,
+    result: await measure(signIns(at)),
+  };
+  const storm = await loginStorm(at);
+  const csvExport = await exportAll(at);
+  // The interface reads (each scenario's median run), then applications and sign-ins.
+  const measured = [...medianRuns(readRuns), apply, login];
+  return { targetReads, page, reports, measured, readRuns, storm, csvExport };
+}
+
 /**
  * One unmeasured pass over every read scenario before the first run: the JIT and V8's heap
  * settle over the first seconds of traffic, longer than a scenario's own warm-up.
  */
-export async function warmUp({ session, options }: At): Promise<void> {
+async function warmUp({ session, options }: At): Promise<void> {
   log("warming up: every read scenario once, unmeasured");
   for (const scenario of READ_SCENARIOS) {
     const spec = await scenario.spec(session, connectionsOf(scenario, options));
@@ -26,9 +59,7 @@ export async function warmUp({ session, options }: At): Promise<void> {
 export async function readSuite({ session, options, service }: At): Promise<Measured[]> {
   const { only } = options;
   const cpuOf = () => cpuMicros(service.pid);
-  const scenarios = READ_SCENARIOS.filter(
-    (scenario) => !only || scenario.name.toLowerCase().includes(only),
-  );
+  const scenarios = READ_SCENARIOS.filter((s) => !only || s.name.toLowerCase().includes(only));
   // The units measured together: a group next to each other in the registry, or one scenario.
   const units: Scenario[][] = [];
   for (const scenario of scenarios) {
@@ -82,7 +113,7 @@ export function medianRuns(suites: Measured[][]): Measured[] {
 }
 
 /** POST /members/apply once for each of `options.applications` new accounts, signed in first. */
-export async function applications({ engine, session, options, members }: At): Promise<Measured> {
+async function applications({ engine, session, options, members }: At): Promise<Measured> {
   const connection = await connectDatabase({ uri: engine.uri, dbName: databaseOf(members) });
   const tokens: string[] = [];
   try {
@@ -119,7 +150,7 @@ export async function applications({ engine, session, options, members }: At): P
  * Sign-ins for `seconds`, or, in the smoke run, until each connection has signed in once: on a
  * busy machine a second could end before the first cost-12 hash is answered.
  */
-export function signIns({ session, options }: At, seconds = options.durationSeconds) {
+function signIns({ session, options }: At, seconds = options.durationSeconds) {
   return {
     url: `${session.baseUrl}/api/v1/auth/login`,
     method: "POST" as const,
@@ -154,7 +185,7 @@ export async function loginStorm(at: At) {
 }
 
 /** GET /members/export.csv of every record (archived included), with the service's memory. */
-export async function exportAll({ session, service }: At) {
+async function exportAll({ session, service }: At) {
   const started = Date.now();
   let rows = -1;
   const { before, peak } = await peakResidentMb(service.pid, 100, async () => {
