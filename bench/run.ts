@@ -11,10 +11,11 @@
  * --only=<text>: printed, not written to docs/performance.md, for trying a change quickly:
  * `members` the member reads at every count, `page` the member page against the driver alone,
  * `report` office reports against their aggregations through the driver (bench/driver-alone.ts),
- * `storm` the login storm, `burst` 20 sign-ins at once against cores ÷ one hash's time
- * (through REST and through the floor), `files` uploads (bench/uploads.ts), anything else the
- * read scenarios whose name contains it (case-insensitive); all but `members` at the target
- * count only.
+ * `layers` REST's layers on a title by id with no database (bench/rest-layers.ts, with
+ * NODE_ENV=production), `storm` the login storm, `burst` 20 sign-ins at once against cores ÷
+ * one hash's time (through REST and through the floor), `files` uploads (bench/uploads.ts),
+ * anything else the read scenarios whose name contains it (case-insensitive); all but `members`
+ * at the target count only.
  */
 import "reflect-metadata";
 import { execFileSync } from "node:child_process";
@@ -25,6 +26,7 @@ import { sampleCollections } from "./collection-stats";
 import { ensureDatasets, resetDatabase } from "./dataset";
 import { measurePageVsDriver, measureReportsVsDriver } from "./driver-alone";
 import { readsAt } from "./member-reads";
+import { measureRestLayers } from "./rest-layers";
 import { log, parseBenchArguments, type BenchOptions } from "./options";
 import { keepHandWritten, renderReport } from "./report";
 import type { ReportInput, SizeResult } from "./report-input";
@@ -104,6 +106,7 @@ const QUICK: Record<string, (at: At) => Promise<unknown>> = {
 async function main(): Promise<void> {
   const options = parseBenchArguments(process.argv.slice(2));
   const only = options.only;
+  if (only === "layers") return void (await measureRestLayers());
   if (only !== null) {
     const quick = Object.hasOwn(QUICK, only) ? QUICK[only] : readSuite;
     return withEngine(options, async (engine) => {
