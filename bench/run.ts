@@ -12,7 +12,7 @@
  * `members` the member reads at every count, `page` the member page against the driver alone,
  * `report` office reports against their aggregations through the driver (bench/driver-alone.ts),
  * `layers` REST's layers on a title by id with no database (bench/rest-layers.ts, with
- * NODE_ENV=production), `storm` the login storm, `burst` 20 sign-ins at once against cores ÷
+ * NODE_ENV=production), `reader` the engine's speed patch (bench/engine-reader.ts), `storm` the login storm, `burst` 20 sign-ins at once against cores ÷
  * one hash's time (through REST and through the floor), `files` uploads (bench/uploads.ts),
  * anything else the read scenarios whose name contains it (case-insensitive); all but `members`
  * at the target count only.
@@ -25,6 +25,7 @@ import { startEngine, type DevEngine as Engine } from "../tools/dev-db/engine";
 import { sampleCollections } from "./collection-stats";
 import { ensureDatasets, resetDatabase } from "./dataset";
 import { measurePageVsDriver, measureReportsVsDriver } from "./driver-alone";
+import { measureReaderGain } from "./engine-reader";
 import { readsAt } from "./member-reads";
 import { measureRestLayers } from "./rest-layers";
 import { log, parseBenchArguments, type BenchOptions } from "./options";
@@ -107,6 +108,7 @@ async function main(): Promise<void> {
   const options = parseBenchArguments(process.argv.slice(2));
   const only = options.only;
   if (only === "layers") return void (await measureRestLayers());
+  if (only === "reader") return measureReaderGain(options);
   if (only !== null) {
     const quick = Object.hasOwn(QUICK, only) ? QUICK[only] : readSuite;
     return withEngine(options, async (engine) => {
@@ -118,6 +120,8 @@ async function main(): Promise<void> {
   const started = Date.now();
   const input = await runBench(options);
   fs.mkdirSync(path.dirname(options.out), { recursive: true });
+  // What was measured, kept so a report's wording can be checked against the figures it came from.
+  fs.writeFileSync(path.join(options.dataDir, "last-run.json"), JSON.stringify(input, null, 1));
   const previous = fs.existsSync(options.out) ? fs.readFileSync(options.out, "utf8") : null;
   fs.writeFileSync(options.out, keepHandWritten(renderReport(input), previous));
   log(`wrote ${options.out} after ${Math.round((Date.now() - started) / 60_000)} min`);

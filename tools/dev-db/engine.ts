@@ -29,6 +29,8 @@ export interface DevEngineOptions {
   /** The service's DATA_DIR: the engine's files go in folders of their own inside it. */
   dataDir: string;
   log: EngineLog;
+  /** A FerretDB binary to run instead of the project's build (the benchmark's stock reader). */
+  ferretdb?: string;
 }
 
 /** sun_path's size on Linux, terminating zero included. */
@@ -44,7 +46,7 @@ export async function startEngine(options: DevEngineOptions): Promise<DevEngine>
   assertWritable(options.dataDir);
   const mongod = findExecutable("mongod");
   if (mongod) return startProcessEngine("mongod", mongodArgs(mongod, options.dataDir), options);
-  const ferretdb = findFerretdb() ?? (await buildFerretdb(options.log));
+  const ferretdb = options.ferretdb ?? findFerretdb() ?? (await buildFerretdb(options.log));
   return startProcessEngine("ferretdb", ferretdbArgs(ferretdb, options.dataDir), options);
 }
 

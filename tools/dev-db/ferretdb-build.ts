@@ -16,13 +16,14 @@ const MODULE = "github.com/FerretDB/FerretDB";
 const VERSIONS = ["v1.24.2", "v1.24.1", "v1.24.0", "v1.23.1", "v1.23.0"];
 
 /**
- * Names what a binary is built from (the versions tried, the patches, their edits and added
- * files): a binary is cached under this digest, so changing a patch builds anew on the next
- * start and a checkout of another branch finds its own build.
+ * Names what a binary is built from (the versions tried, the patches but `without`, their
+ * edits and added files): a binary is cached under this digest, so changing a patch builds
+ * anew on the next start and a checkout of another branch finds its own build.
  */
-function ferretdbRecipe(): string {
-  const digest = crypto.createHash("sha256").update(JSON.stringify({ VERSIONS, PATCHES }));
-  for (const patch of PATCHES) {
+export function ferretdbRecipe(without: readonly PatchName[] = []): string {
+  const patches = PATCHES.filter((patch) => !without.includes(patch.name));
+  const digest = crypto.createHash("sha256").update(JSON.stringify({ VERSIONS, patches }));
+  for (const patch of patches) {
     for (const file of patch.files) digest.update(fs.readFileSync(patchFilePath(file)));
   }
   return digest.digest("hex").slice(0, 16);
@@ -63,7 +64,7 @@ export async function installFerretdb(log: Log): Promise<string> {
 
 export interface BuildOptions {
   target: string;
-  /** Patches to leave out, to show what each one changes (tools/dev-db/ferretdb-without.ts). */
+  /** Patches to leave out, to show what each one changes (scripts/ferretdb-without.ts). */
   without: readonly PatchName[];
 }
 
@@ -75,37 +76,75 @@ export interface BuildOptions {
  * generated build/version/version.txt. So: download the exact version, write that file, build.
  */
 export async function buildFerretdb(options: BuildOptions, log: Log): Promise<void> {
+  const build = async (source: FerretdbSource) => {
+    log(`building FerretDB ${source.version} with ${source.go} (first run only, about a minute)`);
+    fs.mkdirSync(path.dirname(options.target), { recursive: true });
+    const partial = `${options.target}.${process.pid}.partial`;
+    const compile = (extra: string[]) =>
+      run(source.go, ["build", "-trimpath", ...extra, "-o", partial, "./cmd/ferretdb"], {
+        cwd: source.dir,
+        env: source.env,
+        maxBuffer: 16 << 20,
+      });
+    try {
+      await compile([]);
+    } catch {
+      // Newer Go releases reject some old dependencies' go:linkname use unless told not to check.
+      await compile(["-ldflags=-checklinkname=0"]);
+    }
+    fs.renameSync(partial, options.target);
+    log(`FerretDB ${source.version} installed at ${options.target}`);
+  };
+  await onFirstVersion(options.without, build, { nextVersionIfUseFails: true });
+}
+
+/** FerretDB's source tree with the patches applied, and how to run Go on it. */
+export interface FerretdbSource {
+  dir: string;
+  version: string;
+  go: string;
+  /** What every Go command on this tree runs with, as the build does. */
+  env: NodeJS.ProcessEnv;
+}
+
+/**
+ * Runs `use` on the patched source the build would compile (the first version the patches
+ * apply to), in a temporary folder removed afterwards, so the patches' Go tests run on what
+ * the binary is built from. A failure of `use` is returned as it is, not retried on an older
+ * version.
+ */
+export function withFerretdbSource<T>(
+  without: readonly PatchName[],
+  use: (source: FerretdbSource) => Promise<T>,
+): Promise<T> {
+  return onFirstVersion(without, use, { nextVersionIfUseFails: false });
+}
+
+async function onFirstVersion<T>(
+  without: readonly PatchName[],
+  use: (source: FerretdbSource) => Promise<T>,
+  { nextVersionIfUseFails }: { nextVersionIfUseFails: boolean },
+): Promise<T> {
   const go = findExecutable("go");
   if (!go) throw new Error("FerretDB is not installed and no Go toolchain is on PATH to build it");
   const env = { ...process.env, GOTOOLCHAIN: "local", GOFLAGS: "-mod=mod" };
-  const patches = PATCHES.filter((patch) => !options.without.includes(patch.name));
-  fs.mkdirSync(path.dirname(options.target), { recursive: true });
-  const partial = `${options.target}.${process.pid}.partial`;
+  const patches = PATCHES.filter((patch) => !without.includes(patch.name));
   const failures: string[] = [];
   for (const version of VERSIONS) {
     let dir: string | undefined;
     try {
       dir = await patchedSource(go, version, env, patches);
-      log(`building FerretDB ${version} with ${go} (first run only, about a minute)`);
-      const compile = (extra: string[]) =>
-        run(go, ["build", "-trimpath", ...extra, "-o", partial, "./cmd/ferretdb"], {
-          cwd: dir,
-          env,
-          maxBuffer: 16 << 20,
-        });
-      try {
-        await compile([]);
-      } catch {
-        // Newer Go releases reject some old dependencies' go:linkname use unless told not to check.
-        await compile(["-ldflags=-checklinkname=0"]);
-      }
-      fs.renameSync(partial, options.target);
-      log(`FerretDB ${version} installed at ${options.target}`);
-      return;
     } catch (error) {
       failures.push(`${version}: ${lastLines(error)}`);
+      continue;
+    }
+    try {
+      return await use({ dir, version, go, env });
+    } catch (error) {
+      if (!nextVersionIfUseFails) throw error;
+      failures.push(`${version}: ${lastLines(error)}`);
     } finally {
-      if (dir) fs.rmSync(dir, { recursive: true, force: true });
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   }
   throw new Error(`FerretDB could not be built:\n${failures.join("\n")}`);

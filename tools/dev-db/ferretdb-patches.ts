@@ -11,14 +11,13 @@ export interface Patch {
   edits: { file: string; from: string; to: string }[];
 }
 
-export type PatchName = "id-index" | "id-pushdown" | "write-lock" | "duplicate-key";
+export type PatchName = "id-index" | "id-pushdown" | "write-lock" | "duplicate-key" | "fast-reader";
 
 /**
  * The changes the service's behaviour rests on, each with a test in
- * tests/db/ferretdb-engine.test.ts that fails without it (docs/decisions.md, "The development
- * database"): reads by `_id` through the `_id` index (their gain: docs/performance.md, "The speed
- * patches and the test suite"), atomic conditional updates, and E11000 from an update that
- * breaks a unique index.
+ * tests/db/ferretdb-engine.test.ts that fails without it, and one kept for speed alone, with a
+ * differential test against FerretDB's own code and its measured gain in docs/performance.md
+ * (docs/decisions.md, "The development database").
  */
 export const PATCHES: Patch[] = [
   {
@@ -91,6 +90,34 @@ export const PATCHES: Patch[] = [
           "\t\t\t\t\treturn backends.NewError(backends.ErrorCodeInsertDuplicateID, err)\n" +
           "\t\t\t\t}\n\n" +
           "\t\t\t\treturn lazyerrors.Error(err)\n",
+      },
+    ],
+  },
+  {
+    // Speed alone: FerretDB's reader of stored documents decodes every value several times
+    // over, and a filter SQLite is not handed reads the whole collection through it. The
+    // one-pass reader (tools/dev-db/ferretdb/internal/handler/sjson/fast_reader.go) answers first and
+    // leaves what it is unsure of to FerretDB's, kept callable as stockUnmarshal so that
+    // fast_reader_test.go holds the two to the same answers (tests/db/ferretdb-reader.test.ts
+    // runs it; `npm run bench -- --only=reader` measures the gain, bench/engine-reader.ts).
+    name: "fast-reader",
+    files: [
+      "fast_reader.go",
+      "fast_reader_json.go",
+      "fast_reader_schema.go",
+      "fast_reader_test.go",
+      "fast_reader_corpus_test.go",
+    ].map((file) => `internal/handler/sjson/${file}`),
+    edits: [
+      {
+        file: "internal/handler/sjson/sjson.go",
+        from: "func Unmarshal(data []byte) (*types.Document, error) {\n",
+        to:
+          "func Unmarshal(data []byte) (*types.Document, error) {\n" +
+          "\tif doc, ok := fastUnmarshal(data); ok {\n\t\treturn doc, nil\n\t}\n\n" +
+          "\treturn stockUnmarshal(data)\n}\n\n" +
+          "// stockUnmarshal is FerretDB's own Unmarshal, which fastUnmarshal must agree with.\n" +
+          "func stockUnmarshal(data []byte) (*types.Document, error) {\n",
       },
     ],
   },
