@@ -129,15 +129,26 @@ it("renders the report with the machine, every target, every count and the capac
   for (const size of input.options.sizes) {
     expect(report).toContain(`| ${size.toLocaleString("en")} | `);
   }
-  expect(report).toMatch(/offices list: REST ≥ 0\.8 × floor \| \d+\.\d\d ×/);
+  expect(report).toMatch(/offices list: REST ≥ 0\.9 × floor \| \d+\.\d\d ×/);
   expect(report).toMatch(/within 1\.3 × its queries through the driver alone, .* \| \d+\.\d\d ×/);
   expect(report).toMatch(
-    /office by id: REST's service CPU per answer ≤ 1\.3 × the floor's \| \d+\.\d\d ×/,
+    /office by id: REST's service CPU per answer ≤ 1\.15 × the floor's \(issue 52\) \| \d+\.\d\d ×/,
+  );
+  expect(report).toMatch(
+    /office by id: \/graphql's service CPU per answer ≤ 1\.2 × the floor's \(issue 52\) \| \d+\.\d\d ×/,
+  );
+  expect(report).toMatch(
+    /directory: a 304's service CPU ≤ 0\.25 × a 200's \(issue 52\) \| \d+\.\d\d ×/,
   );
   for (const size of input.options.sizes) {
     expect(report).toMatch(
       new RegExp(
         `4 sign-ins at once ≥ 0\\.8 × cores ÷ one hash, ${size} members \\| \\d+\\.\\d\\d/s`,
+      ),
+    );
+    expect(report).toMatch(
+      new RegExp(
+        `4 sign-ins at once through REST ≥ 0\\.95 × the floor's rate, ${size} members \\(issue 52\\) \\| \\d+\\.\\d\\d ×`,
       ),
     );
   }
