@@ -32,6 +32,7 @@ import {
   versionEtag,
 } from "../src/http/rest/public-cache";
 import { SharedReads } from "../src/http/rest/shared-reads";
+import type { StampedSource } from "../src/db/change-stamps";
 import { EventSortBy } from "../src/modules/events/event.enums";
 import { MemberStatus } from "../src/modules/members/member.enums";
 import { User } from "../src/modules/users/user.type";
@@ -59,41 +60,48 @@ export async function createFloorApp(services: Services, config: Config, log: Lo
     const args = { ...paging(req), sortBy: OfficeSortBy.createdAt, sortOrder: SortOrder.desc };
     res.json(paged(await services.offices.list(args), "Office titles"));
   });
-  // The public events page: the same public-read bucket, the same EventService call, the same
-  // ETag and 304 (public-cache.ts), and no GraphQL or Sofa.
-  app.get("/events/public", async (req, res) => {
-    await services.rateLimits.consumePublicRead(req.ip ?? "unknown");
-    const args = {
-      ...paging(req),
-      sortBy: (req.query.sortBy as EventSortBy | undefined) ?? EventSortBy.createdAt,
-      sortOrder: (req.query.sortOrder as SortOrder | undefined) ?? SortOrder.desc,
+  // A public read as the service answers it without Sofa or GraphQL: the same public-read
+  // bucket, version ETag and 304, the same sharing of one run among a version's readers, and the
+  // same service call.
+  const reads = new SharedReads();
+  const publicRead =
+    (operation: string, sources: StampedSource[], answer: (req: express.Request) => unknown) =>
+    async (req: express.Request, res: express.Response) => {
+      await services.rateLimits.consumePublicRead(req.ip ?? "unknown");
+      const version = await services.changeStamps.version(sources);
+      const etag = versionEtag(operation, req.query, version);
+      if (matchesIfNoneMatch(req.headers["if-none-match"], etag)) {
+        sendNotModified(res, etag);
+        return;
+      }
+      const shared = await reads.answer(etag, async () => ({
+        status: 200,
+        headers: new Headers({ "content-type": "application/json; charset=utf-8" }),
+        body: JSON.stringify(await answer(req)),
+      }));
+      sendPublicRead(req, res, shared.headers, shared.body, etag);
     };
-    const body = JSON.stringify(paged(await services.events.listPublic(args), "Events"));
-    sendPublicRead(req, res, new Headers({ "content-type": "application/json" }), body);
-  });
+  app.get(
+    "/events/public",
+    publicRead("publicEvents", ["events", "files"], async (req) => {
+      const args = {
+        ...paging(req),
+        sortBy: (req.query.sortBy as EventSortBy | undefined) ?? EventSortBy.createdAt,
+        sortOrder: (req.query.sortOrder as SortOrder | undefined) ?? SortOrder.desc,
+      };
+      return paged(await services.events.listPublic(args), "Events");
+    }),
+  );
   app.get("/offices/:id", async (req, res) => {
     if (!(await signedIn(req, res))) return;
     res.json(ok(await services.offices.get(req.params.id), "Office title"));
   });
-  // The directory as the service answers it without Sofa or GraphQL: the same public-read
-  // bucket, version ETag and 304, the same sharing of one run among the readers of a version,
-  // and the same aggregation.
-  const directoryReads = new SharedReads();
-  app.get("/members/public/directory-locations", async (req, res) => {
-    await services.rateLimits.consumePublicRead(req.ip ?? "unknown");
-    const version = await services.changeStamps.version(["members"]);
-    const etag = versionEtag("directoryLocations", {}, version);
-    if (matchesIfNoneMatch(req.headers["if-none-match"], etag)) {
-      sendNotModified(res, etag);
-      return;
-    }
-    const answer = await directoryReads.answer(etag, async () => ({
-      status: 200,
-      headers: new Headers({ "content-type": "application/json; charset=utf-8" }),
-      body: JSON.stringify(ok(await services.memberPublic.directory(), "Member directory")),
-    }));
-    sendPublicRead(req, res, answer.headers, answer.body, etag);
-  });
+  app.get(
+    "/members/public/directory-locations",
+    publicRead("directoryLocations", ["members"], async () =>
+      ok(await services.memberPublic.directory(), "Member directory"),
+    ),
+  );
   // A sign-in as POST /auth/login answers it: the same AuthService call (the lockout, the
   // hashing queue, the account read by email, the session written), the refresh cookie, and the
   // account with its member profile and onboarding progress, as REST selects them.
