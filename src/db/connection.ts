@@ -38,6 +38,17 @@ const LOST_DATABASE_TIMEOUTS = {
   heartbeatFrequencyMS: 1_000,
 };
 
+/**
+ * The heartbeat guard's looks: one a heartbeat interval, replacing a heartbeat that has run past
+ * its connect bound and an interval, plus a second (one the driver ends by itself ends within
+ * its connect bound, a streamed one after the awaited interval too).
+ */
+export const HEARTBEAT_GUARD = {
+  strandedAfterMs:
+    LOST_DATABASE_TIMEOUTS.connectTimeoutMS + LOST_DATABASE_TIMEOUTS.heartbeatFrequencyMS + 1_000,
+  checkEveryMs: LOST_DATABASE_TIMEOUTS.heartbeatFrequencyMS,
+};
+
 /** Driver options every client of `uri` needs, the service's own and short-lived probes. */
 export function clientOptionsFor(uri: string): { directConnection: boolean } {
   // The development database and a single mongod are not replica sets; talk to the one server directly
@@ -57,12 +68,8 @@ export async function connectDatabase(options: DatabaseOptions): Promise<Connect
     autoIndex: false,
   });
   await connection.asPromise();
-  // A heartbeat the driver ends by itself ends within its connect bound, a streamed one after
-  // the awaited interval too; one running for longer than both, plus a second, never ends.
   const guard = guardHeartbeats(connection.getClient(), {
-    strandedAfterMs:
-      LOST_DATABASE_TIMEOUTS.connectTimeoutMS + LOST_DATABASE_TIMEOUTS.heartbeatFrequencyMS + 1_000,
-    checkEveryMs: LOST_DATABASE_TIMEOUTS.heartbeatFrequencyMS,
+    ...HEARTBEAT_GUARD,
     onReplaced: options.onMonitorReplaced,
     onChecked: options.onHeartbeatsChecked,
   });

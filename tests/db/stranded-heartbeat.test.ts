@@ -19,7 +19,7 @@ import { randomBytes } from "node:crypto";
 import { once } from "node:events";
 import type net from "node:net";
 import type { Connection } from "mongoose";
-import { connectDatabase } from "../../src/db/connection";
+import { connectDatabase, HEARTBEAT_GUARD } from "../../src/db/connection";
 import { engineTarget, TcpProxy } from "../support/tcp-proxy";
 import { msUntilReadable, thingsOf } from "../support/things";
 import { until } from "../support/until";
@@ -118,10 +118,11 @@ it("reads again after the monitor's heartbeat was written to a socket the databa
 }, 40_000);
 
 /**
- * Looks of the guard (one a second) in which a heartbeat it took for running since the first of
- * them would pass its bound (4 s, src/db/connection.ts) and be seen past it twice.
+ * Looks of the guard in which a heartbeat it took for running since the first of them would pass
+ * its bound and be seen past it twice.
  */
-const LOOKS_TO_REPLACE = 6;
+const LOOKS_TO_REPLACE =
+  Math.ceil(HEARTBEAT_GUARD.strandedAfterMs / HEARTBEAT_GUARD.checkEveryMs) + 2;
 
 it("leaves a connection whose heartbeats end alone", async () => {
   const before = replaced.length;
