@@ -57,12 +57,10 @@ export function renderReport(input: ReportInput): string {
   // Each interface's CPU per answer over the floor's; a public page's 304 over its 200 (the
   // group's REST reads in the order they ran: publicPage in scenario.ts).
   const cpuRows = (["REST", "GraphQL"] as const).flatMap((via) =>
-    ["office by id", "offices list", ...(via === "REST" ? ["directory"] : [])].flatMap(
-      (group) => {
-        const found = cpuRatios(input.readRuns, group, viaFloor(via));
-        return found ? [{ via, ...found }] : [];
-      },
-    ),
+    ["office by id", "offices list", ...(via === "REST" ? ["directory"] : [])].flatMap((group) => {
+      const found = cpuRatios(input.readRuns, group, viaFloor(via));
+      return found ? [{ via, ...found }] : [];
+    }),
   );
   const revalidations = ["directory", "public events"].flatMap((group) => {
     const found = cpuRatios(input.readRuns, group, (inGroup) => {
