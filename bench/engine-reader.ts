@@ -13,6 +13,7 @@ import { clientOptionsFor } from "../src/db/connection";
 import { startEngine } from "../tools/dev-db/engine";
 import { buildFerretdb, devDbCacheDir, ferretdbRecipe } from "../tools/dev-db/ferretdb-build";
 import { databaseOf } from "./dataset";
+import { inTurns } from "./load";
 import { log, type BenchOptions } from "./options";
 import { median } from "./report-sections";
 
@@ -59,14 +60,12 @@ export async function measureReaderGain(options: BenchOptions, turns = 6): Promi
     for (const [query, run] of Object.entries(QUERIES)) {
       const answers = new Set<string>();
       for (const one of engines) one.ms = [];
-      for (let turn = 0; turn <= turns; turn += 1) {
-        for (const one of turn % 2 ? [...engines].reverse() : engines) {
-          const started = performance.now();
-          answers.add(JSON.stringify(await run(one.db)));
-          // The first turn warms each engine's cache and is not counted.
-          if (turn > 0) one.ms.push(performance.now() - started);
-        }
-      }
+      // The first turn warms each engine's cache and is not counted.
+      await inTurns(engines, turns + 1, async (one, turn) => {
+        const started = performance.now();
+        answers.add(JSON.stringify(await run(one.db)));
+        if (turn > 0) one.ms.push(performance.now() - started);
+      });
       if (answers.size !== 1) throw new Error(`the two builds answered ${query} differently`);
       const [patched, stock] = engines.map((one) => median(one.ms));
       log(
