@@ -66,15 +66,11 @@ function describePhases(phases: Phase[]): string[] {
       : typeof value === "string" && value.length > 40
         ? `${value.slice(0, 12)}…`
         : value;
-  return phases.map((phase) =>
-    phase
-      .map((command) => {
-        const [name] = Object.keys(command);
-        const rest = Object.entries(command).filter(([key]) => key !== name);
-        return `${name} ${String(command[name])} ${JSON.stringify(Object.fromEntries(rest), shape)}`;
-      })
-      .join(" ‖ "),
-  );
+  const describe = (command: Document) => {
+    const [[name, collection], ...rest] = Object.entries(command);
+    return `${name} ${String(collection)} ${JSON.stringify(Object.fromEntries(rest), shape)}`;
+  };
+  return phases.map((phase) => phase.map(describe).join(" ‖ "));
 }
 
 /**

@@ -104,12 +104,10 @@ export async function readSuite({ session, options, service }: At): Promise<Meas
  * run alone moves by a fifth on a machine whose two cores run everything.
  */
 export function medianRuns(suites: Measured[][]): Measured[] {
-  return suites[0].map((_, index) =>
-    medianBy(
-      suites.map((suite) => suite[index]),
-      (run) => run.result.requestsPerSecond,
-    ),
-  );
+  return suites[0].map((_, index) => {
+    const runs = suites.map((suite) => suite[index]);
+    return medianBy(runs, (run) => run.result.requestsPerSecond);
+  });
 }
 
 /** POST /members/apply once for each of `options.applications` new accounts, signed in first. */
