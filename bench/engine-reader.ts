@@ -40,13 +40,10 @@ export async function measureReaderGain(options: BenchOptions, turns = 6): Promi
     throw new Error(`no ${name} in ${from}: a full run or --only=members seeds it`);
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-reader-"));
-  const sides = [
-    { side: "with the reader", ferretdb: undefined },
-    { side: "FerretDB's own reader", ferretdb: await stockReader() },
-  ];
   const engines = [];
   try {
-    for (const { side, ferretdb } of sides) {
+    // The project's build (with the reader), then FerretDB's own reader.
+    for (const ferretdb of [undefined, await stockReader()]) {
       const dataDir = path.join(dir, String(engines.length));
       const to = path.join(dataDir, "ferretdb", "sqlite");
       fs.mkdirSync(to, { recursive: true });
@@ -55,7 +52,7 @@ export async function measureReaderGain(options: BenchOptions, turns = 6): Promi
       }
       const engine = await startEngine({ dataDir, log, ferretdb });
       const client = await MongoClient.connect(engine.uri, clientOptionsFor(engine.uri));
-      engines.push({ side, engine, client, db: client.db(name), ms: [] as number[] });
+      engines.push({ engine, client, db: client.db(name), ms: [] as number[] });
     }
     for (const [query, run] of Object.entries(QUERIES)) {
       const answers = new Set<string>();

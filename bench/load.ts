@@ -86,12 +86,7 @@ export async function measureInTurns(
 }
 
 /** A load's figures from every answer's time (ms) over `seconds` of load. */
-export function resultOf(
-  times: number[],
-  seconds: number,
-  failures: number,
-  total = times.length,
-): LoadResult {
+export function resultOf(times: number[], seconds: number, failures: number, total = times.length) {
   return {
     requestsPerSecond: total / Math.max(seconds, 1e-9),
     p50: percentile(times, 50),
@@ -101,7 +96,7 @@ export function resultOf(
     max: times.reduce((max, time) => Math.max(max, time), 0),
     total,
     failures,
-  };
+  } satisfies LoadResult;
 }
 
 /** One autocannon load: every response's time (ms), the answers, the failures, its seconds. */
