@@ -44,13 +44,16 @@ export const connectionsOf = (scenario: Scenario, options: BenchOptions) =>
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
-/** GET `path` (`:officeId`, `:fileKey` filled in) under /api/v1 or on the floor, as the member. */
-export function get(path: string, { floor = false, anonymous = false } = {}) {
+/**
+ * GET `path` (`:officeId`, `:fileKey` filled in) under /api/v1 or on the floor, as the member
+ * unless `admin` or `anonymous`.
+ */
+export function get(path: string, { floor = false, anonymous = false, admin = false } = {}) {
   return (session: Session, connections: number): LoadSpec => ({
     url:
       (floor ? session.floorUrl : `${session.baseUrl}/api/v1`) +
       path.replace(":officeId", session.officeId).replace(":fileKey", session.fileKey),
-    ...(anonymous ? {} : { headers: bearer(session.memberToken) }),
+    ...(anonymous ? {} : { headers: bearer(admin ? session.adminToken : session.memberToken) }),
     connections,
   });
 }
