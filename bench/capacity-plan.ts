@@ -28,9 +28,8 @@ const MEASURED_GROWTH = new Set(["members", "users"]);
 const ID_INDEX: DeclaredIndex = { key: { _id: 1 }, options: { unique: true } };
 
 export function indexText(key: Record<string, unknown>): string {
-  return `{ ${Object.entries(key)
-    .map(([field, direction]) => `${field}: ${String(direction)}`)
-    .join(", ")} }`;
+  const fields = Object.entries(key).map(([field, direction]) => `${field}: ${String(direction)}`);
+  return `{ ${fields.join(", ")} }`;
 }
 
 function documentsAt(collection: CollectionStats, members: number, input: CapacityInput) {
@@ -73,13 +72,13 @@ function indexRows(input: CapacityInput) {
   );
 }
 
+/** The share of a collection read often; audit entries are read a page at a time. */
+const hotShare = (name: string) =>
+  MEASURED_GROWTH.has(name) ? HOT_SHARE : name === "audit_logs" ? 0 : 1;
+
 function hotBytes(input: CapacityInput, members: number): number {
   return input.collections.reduce((total, collection) => {
-    const share = MEASURED_GROWTH.has(collection.name)
-      ? HOT_SHARE
-      : collection.name === "audit_logs"
-        ? 0
-        : 1;
+    const share = hotShare(collection.name);
     const bytes = collection.documentBytes ?? ASSUMED_DOCUMENT_BYTES;
     return total + documentsAt(collection, members, input) * share * bytes;
   }, 0);

@@ -34,17 +34,13 @@ function fieldSize(schema: Schema, field: string, sample: Document[]) {
       instance === "Date" || instance === "Number" ? 9 : instance === "Boolean" ? 2 : 38;
     return { keyBytes, entriesPerDocument: 1, measured: false };
   }
-  let bytes = 0;
-  let entries = 0;
-  for (const document of sample) {
+  // An array gives a key per element; an empty one is indexed as one undefined key.
+  const keys = sample.flatMap((document): unknown[] => {
     const value: unknown = document[field];
-    // An empty array is indexed as one undefined key.
-    const values =
-      Array.isArray(value) && value.length > 0 ? value : [Array.isArray(value) ? undefined : value];
-    for (const one of values) bytes += keyBytesOf(one);
-    entries += values.length;
-  }
-  return { keyBytes: bytes / entries, entriesPerDocument: entries / sample.length, measured: true };
+    return !Array.isArray(value) ? [value] : value.length > 0 ? value : [undefined];
+  });
+  const keyBytes = sum(keys.map(keyBytesOf)) / keys.length;
+  return { keyBytes, entriesPerDocument: keys.length / sample.length, measured: true };
 }
 
 /** The service's own services over `env`'s database in this process, for `use`. */
@@ -56,12 +52,8 @@ export async function withServices<T>(
 ): Promise<T> {
   const config = loadConfig(env);
   const connection = await connectDatabase({ uri, dbName: config.dbName, monitorCommands });
-  const services = createServices(
-    connection,
-    config,
-    resolveJwtSecret(config.jwtSecret, config.dataDir),
-    createLogger(config),
-  );
+  const secret = resolveJwtSecret(config.jwtSecret, config.dataDir);
+  const services = createServices(connection, config, secret, createLogger(config));
   try {
     return await use(services, connection);
   } finally {

@@ -11,7 +11,7 @@ import { REPORTS, type ReportName } from "../src/modules/reports/reports.service
 import type { Services } from "../src/services";
 import { withServices } from "./collection-stats";
 import { databaseOf } from "./dataset";
-import { resultOf, run } from "./load";
+import { inTurns, resultOf, run } from "./load";
 import { log } from "./options";
 import { mean, sum } from "./report-sections";
 import { bearer, type At } from "./scenario";
@@ -66,15 +66,11 @@ function describePhases(phases: Phase[]): string[] {
       : typeof value === "string" && value.length > 40
         ? `${value.slice(0, 12)}…`
         : value;
-  return phases.map((phase) =>
-    phase
-      .map((command) => {
-        const [name] = Object.keys(command);
-        const rest = Object.entries(command).filter(([key]) => key !== name);
-        return `${name} ${String(command[name])} ${JSON.stringify(Object.fromEntries(rest), shape)}`;
-      })
-      .join(" ‖ "),
-  );
+  const describe = (command: Document) => {
+    const [[name, collection], ...rest] = Object.entries(command);
+    return `${name} ${String(collection)} ${JSON.stringify(Object.fromEntries(rest), shape)}`;
+  };
+  return phases.map((phase) => phase.map(describe).join(" ‖ "));
 }
 
 /**
@@ -86,7 +82,6 @@ function describePhases(phases: Phase[]): string[] {
  * within each; `queries` has a line per phase.
  */
 async function againstDriver(at: At, path: string, call: (services: Services) => Promise<unknown>) {
-  const { pageTurns: turns, pagesPerTurn: perTurn } = at.options;
   const phases = await capture(at, call);
   const client = await MongoClient.connect(at.engine.uri, clientOptionsFor(at.engine.uri));
   const db = client.db(databaseOf(at.members));
@@ -102,35 +97,28 @@ async function againstDriver(at: At, path: string, call: (services: Services) =>
   };
   const viaService = (amount: number) =>
     run({ ...spec, connections: 1, timeoutSeconds: 300, amount });
-  const sides = [viaService, replay].map((measure) => ({
-    measure,
-    times: [] as number[],
-    failures: 0,
-    last: 0,
-  }));
-  const turnRatios: number[] = [];
+  type Turn = { times: number[]; failures: number };
+  const sides = [viaService, replay].map((measure) => ({ measure, turns: [] as Turn[] }));
   try {
     for (const side of sides) await side.measure(1);
-    for (let turn = 0; turn < turns; turn += 1) {
-      for (const side of turn % 2 === 0 ? sides : [...sides].reverse()) {
-        const { times, failures } = await side.measure(perTurn);
-        side.times.push(...times);
-        side.failures += failures;
-        side.last = mean(times);
-      }
-      turnRatios.push(sides[0].last / sides[1].last);
-    }
+    await inTurns(sides, at.options.pageTurns, async (side) => {
+      side.turns.push(await side.measure(at.options.pagesPerTurn));
+    });
   } finally {
     await client.close();
   }
-  const [service, driver] = sides.map((side) =>
-    resultOf(side.times, sum(side.times) / 1000, side.failures),
+  const [serviceTurns, driverTurns] = sides.map((side) => side.turns);
+  const all = (turns: Turn[]) => turns.flatMap((turn) => turn.times);
+  const [service, driver] = [serviceTurns, driverTurns].map((turns) =>
+    resultOf(all(turns), sum(all(turns)) / 1000, sum(turns.map((turn) => turn.failures))),
   );
-  const ratio = mean(sides[0].times) / mean(sides[1].times);
+  const turnRatios = serviceTurns.map((turn, i) => mean(turn.times) / mean(driverTurns[i].times));
+  const [serviceMs, driverMs] = [mean(all(serviceTurns)), mean(all(driverTurns))];
+  const ratio = serviceMs / driverMs;
   const queries = describePhases(phases);
   log(
-    `${path}: ${mean(sides[0].times).toFixed(1)} ms through the service (${service.failures} ` +
-      `failed), ${mean(sides[1].times).toFixed(1)} ms through the driver alone: ` +
+    `${path}: ${serviceMs.toFixed(1)} ms through the service (${service.failures} ` +
+      `failed), ${driverMs.toFixed(1)} ms through the driver alone: ` +
       `${ratio.toFixed(2)} ×; ${queries.join(" / ")}`,
   );
   return { service, driver, ratio, turnRatios, queries };
@@ -146,8 +134,6 @@ export async function measurePageVsDriver(at: At) {
 
 /** The widest grouping of member records, and the funnel. */
 const MEASURED_REPORTS: readonly ReportName[] = ["members-by-region", "onboarding-funnel"];
-
-export type ReportsVsDriver = Awaited<ReturnType<typeof measureReportsVsDriver>>;
 
 /** Office reports against their aggregations through the driver, as many turns as the page. */
 export async function measureReportsVsDriver(at: At) {

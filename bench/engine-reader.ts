@@ -13,6 +13,7 @@ import { clientOptionsFor } from "../src/db/connection";
 import { startEngine } from "../tools/dev-db/engine";
 import { buildFerretdb, devDbCacheDir, ferretdbRecipe } from "../tools/dev-db/ferretdb-build";
 import { databaseOf } from "./dataset";
+import { inTurns } from "./load";
 import { log, type BenchOptions } from "./options";
 import { median } from "./report-sections";
 
@@ -39,13 +40,10 @@ export async function measureReaderGain(options: BenchOptions, turns = 6): Promi
     throw new Error(`no ${name} in ${from}: a full run or --only=members seeds it`);
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-reader-"));
-  const sides = [
-    { side: "with the reader", ferretdb: undefined },
-    { side: "FerretDB's own reader", ferretdb: await stockReader() },
-  ];
   const engines = [];
   try {
-    for (const { side, ferretdb } of sides) {
+    // The project's build (with the reader), then FerretDB's own reader.
+    for (const ferretdb of [undefined, await stockReader()]) {
       const dataDir = path.join(dir, String(engines.length));
       const to = path.join(dataDir, "ferretdb", "sqlite");
       fs.mkdirSync(to, { recursive: true });
@@ -54,19 +52,17 @@ export async function measureReaderGain(options: BenchOptions, turns = 6): Promi
       }
       const engine = await startEngine({ dataDir, log, ferretdb });
       const client = await MongoClient.connect(engine.uri, clientOptionsFor(engine.uri));
-      engines.push({ side, engine, client, db: client.db(name), ms: [] as number[] });
+      engines.push({ engine, client, db: client.db(name), ms: [] as number[] });
     }
     for (const [query, run] of Object.entries(QUERIES)) {
       const answers = new Set<string>();
       for (const one of engines) one.ms = [];
-      for (let turn = 0; turn <= turns; turn += 1) {
-        for (const one of turn % 2 ? [...engines].reverse() : engines) {
-          const started = performance.now();
-          answers.add(JSON.stringify(await run(one.db)));
-          // The first turn warms each engine's cache and is not counted.
-          if (turn > 0) one.ms.push(performance.now() - started);
-        }
-      }
+      // The first turn warms each engine's cache and is not counted.
+      await inTurns(engines, turns + 1, async (one, turn) => {
+        const started = performance.now();
+        answers.add(JSON.stringify(await run(one.db)));
+        if (turn > 0) one.ms.push(performance.now() - started);
+      });
       if (answers.size !== 1) throw new Error(`the two builds answered ${query} differently`);
       const [patched, stock] = engines.map((one) => median(one.ms));
       log(

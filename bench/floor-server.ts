@@ -142,9 +142,8 @@ export async function createFloorApp(services: Services, config: Config, log: Lo
   const buildContext = createContextBuilder(services, log, { secureCookies: false });
   const body = express.json({ limit: config.bodyLimitBytes });
   app.post(ALONE_PATHS.express, body, (_req, res) => res.json({ data: { office: OFFICE } }));
-  const context = ({ req, res }: { req: express.Request; res: express.Response }) =>
-    buildContext(req, res);
-  app.use(ALONE_PATHS.apollo, body, expressMiddleware(graphql, { context }));
+  const apollo = expressMiddleware(graphql, { context: ({ req, res }) => buildContext(req, res) });
+  app.use(ALONE_PATHS.apollo, body, apollo);
   return app;
 }
 

@@ -41,11 +41,24 @@ export async function measure(spec: LoadSpec): Promise<LoadResult> {
 }
 
 /**
- * Several loads in turns, `turns` rounds of `turnSeconds` (whole: autocannon stops on its tick),
- * every other round backwards: the machine's speed drifts, and turns lay a drift on every load
- * alike. A spec with an `amount` takes that many answers a turn instead, so that no request is
- * cut off while the database still works on it. `cpuOf`, the server's CPU time so far in µs, is
- * read around every turn.
+ * `each` of `sides` in `turns` rounds, every other round backwards: the machine's speed drifts,
+ * and turns lay a drift on every side alike.
+ */
+export async function inTurns<T>(
+  sides: readonly T[],
+  turns: number,
+  each: (side: T, turn: number) => Promise<unknown>,
+): Promise<void> {
+  for (let turn = 0; turn < turns; turn += 1) {
+    for (const side of turn % 2 === 0 ? sides : [...sides].reverse()) await each(side, turn);
+  }
+}
+
+/**
+ * Several loads in turns (inTurns), `turns` rounds of `turnSeconds` (whole: autocannon stops on
+ * its tick). A spec with an `amount` takes that many answers a turn instead, so that no request
+ * is cut off while the database still works on it. `cpuOf`, the server's CPU time so far in µs,
+ * is read around every turn.
  */
 export async function measureInTurns(
   specs: LoadSpec[],
@@ -53,16 +66,13 @@ export async function measureInTurns(
   { turnSeconds = 1, cpuOf }: { turnSeconds?: number; cpuOf?: () => number } = {},
 ): Promise<LoadResult[]> {
   const runs = specs.map(() => [] as (Awaited<ReturnType<typeof run>> & { cpu: number })[]);
-  for (let turn = 0; turn < turns; turn += 1) {
-    const order = turn % 2 === 0 ? [...specs.entries()] : [...specs.entries()].reverse();
-    for (const [index, spec] of order) {
-      const cpuBefore = cpuOf?.() ?? 0;
-      const one = await run(
-        spec.amount === undefined ? { ...spec, durationSeconds: turnSeconds } : spec,
-      );
-      runs[index].push({ ...one, cpu: (cpuOf?.() ?? 0) - cpuBefore });
-    }
-  }
+  await inTurns([...specs.entries()], turns, async ([index, spec]) => {
+    const cpuBefore = cpuOf?.() ?? 0;
+    const one = await run(
+      spec.amount === undefined ? { ...spec, durationSeconds: turnSeconds } : spec,
+    );
+    runs[index].push({ ...one, cpu: (cpuOf?.() ?? 0) - cpuBefore });
+  });
   return runs.map((each) => {
     const add = (key: "total" | "seconds" | "failures" | "cpu") =>
       each.reduce((all, one) => all + one[key], 0);
@@ -76,12 +86,7 @@ export async function measureInTurns(
 }
 
 /** A load's figures from every answer's time (ms) over `seconds` of load. */
-export function resultOf(
-  times: number[],
-  seconds: number,
-  failures: number,
-  total = times.length,
-): LoadResult {
+export function resultOf(times: number[], seconds: number, failures: number, total = times.length) {
   return {
     requestsPerSecond: total / Math.max(seconds, 1e-9),
     p50: percentile(times, 50),
@@ -91,7 +96,7 @@ export function resultOf(
     max: times.reduce((max, time) => Math.max(max, time), 0),
     total,
     failures,
-  };
+  } satisfies LoadResult;
 }
 
 /** One autocannon load: every response's time (ms), the answers, the failures, its seconds. */

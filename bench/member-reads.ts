@@ -2,28 +2,22 @@ import { measure, type LoadSpec } from "./load";
 import { log } from "./options";
 import { childPid, residentMb } from "./processes";
 import type { Measured } from "./report-sections";
-import { bearer, type At, type Session } from "./scenario";
+import { get, type At, type Session } from "./scenario";
 
 export type MemberReadKey = (typeof MEMBER_READS)[number]["key"];
 export type MemberReads = Record<MemberReadKey, Measured>;
 
-const asAdmin = (path: string) => (session: Session) => ({
-  url: `${session.baseUrl}/api/v1${path}`,
-  headers: bearer(session.adminToken),
-  connections: 1,
-});
-
 /** The reads whose latency grows with the membership on an engine that scans. */
 export const MEMBER_READS = [
-  { key: "list", name: "GET /members", spec: asAdmin("/members") },
+  { key: "list", name: "GET /members", spec: get("/members", { admin: true }) },
   {
     key: "search",
     name: "GET /members?search=… (varied)",
-    spec: (session: Session): LoadSpec => {
+    spec: (session: Session, connections: number): LoadSpec => {
       let next = 0;
       const term = () => session.searchTerms[next++ % session.searchTerms.length];
       return {
-        ...asAdmin("/members")(session),
+        ...get("/members", { admin: true })(session, connections),
         // Encoded: a prefix such as "de g" holds a space, which would break the request line.
         setupRequest: (request) => ({
           ...request,
@@ -32,7 +26,7 @@ export const MEMBER_READS = [
       };
     },
   },
-  { key: "users", name: "GET /users", spec: asAdmin("/users") },
+  { key: "users", name: "GET /users", spec: get("/users", { admin: true }) },
 ] as const;
 
 /**
@@ -44,7 +38,8 @@ export async function measureMemberReads(session: Session, samples: number): Pro
   const measured: Partial<MemberReads> = {};
   for (const read of MEMBER_READS) {
     // At 100 000 members on the development engine an answer takes seconds.
-    const result = await measure({ ...read.spec(session), timeoutSeconds: 300, amount: samples });
+    const spec = read.spec(session, 1);
+    const result = await measure({ ...spec, timeoutSeconds: 300, amount: samples });
     measured[read.key] = { name: read.name, via: "REST", connections: 1, result };
   }
   return measured as MemberReads;

@@ -22,8 +22,10 @@ async function seedEvents(db: Db): Promise<void> {
   const start = Date.UTC(2026, 0, 5, 1);
   const records = Array.from({ length: Math.max(0, BENCH_EVENTS - have) }, (_, offset) => {
     const i = have + offset;
-    const name = `${CATEGORIES[i % CATEGORIES.length]} gathering ${i}`;
+    const category = CATEGORIES[i % CATEGORIES.length];
+    const name = `${category} gathering ${i}`;
     const location = PLACES[i % PLACES.length];
+    const online = i % 3 === 0;
     const description = `Chaplains and families meet in ${location}; all are welcome.`;
     const startsAt = new Date(start + ((i * 7919) % BENCH_EVENTS) * 86_400_000 * 0.7);
     const now = new Date();
@@ -31,13 +33,13 @@ async function seedEvents(db: Db): Promise<void> {
       _id: uuidv7(),
       name,
       nameKey: name.toLowerCase(),
-      category: CATEGORIES[i % CATEGORIES.length],
-      type: i % 3 === 0 ? "ONLINE" : "ONSITE",
+      category,
+      type: online ? "ONLINE" : "ONSITE",
       location,
-      onlineLink: i % 3 === 0 ? "https://meet.example.org/chaplains" : null,
-      meetingPlatform: i % 3 === 0 ? "GOOGLE_MEET" : null,
-      meetingId: i % 3 === 0 ? `bench-${i}` : null,
-      meetingPassword: i % 3 === 0 ? "bench-pass" : null,
+      onlineLink: online ? "https://meet.example.org/chaplains" : null,
+      meetingPlatform: online ? "GOOGLE_MEET" : null,
+      meetingId: online ? `bench-${i}` : null,
+      meetingPassword: online ? "bench-pass" : null,
       description,
       thumbnailFileId: null,
       organizer: "The board",

@@ -82,11 +82,11 @@ export function throughputRatio(a: LoadResult, b: LoadResult): number {
  */
 export function medianRatios(runs: Measured[][]): (Ratio & { runs: Ratio[] })[] {
   const perRun = runs.map((run) =>
-    [...new Set(run.map((m) => m.group))].flatMap((group): Ratio[] => {
+    [...new Set(run.flatMap((m) => m.group ?? []))].flatMap((group): Ratio[] => {
       const [floor, rest, graphql] = (["floor", "REST", "GraphQL"] as const).map((via) =>
-        group ? resultIn(run, group, via) : undefined,
+        resultIn(run, group, via),
       );
-      if (!group || !floor?.requestsPerSecond || !rest) return [];
+      if (!floor?.requestsPerSecond || !rest) return [];
       const graphqlRatio = graphql && throughputRatio(graphql, floor);
       return [{ group, rest: throughputRatio(rest, floor), graphql: graphqlRatio }];
     }),
@@ -104,7 +104,8 @@ export function medianRatios(runs: Measured[][]): (Ratio & { runs: Ratio[] })[] 
 
 /**
  * The service's CPU per answer of `part` over that of `whole` in `group`, in each run that timed
- * both, and their median: `pick` finds each among the group's results in the order they ran.
+ * both, and their median (none when no run did): `pick` finds each among the group's results in
+ * the order they ran.
  */
 export function cpuRatios(
   runs: Measured[][],
@@ -116,7 +117,7 @@ export function cpuRatios(
     const [a, b] = [part?.result.cpuMicrosPerRequest, whole?.result.cpuMicrosPerRequest];
     return a && b ? [a / b] : [];
   });
-  return each.length === 0 ? undefined : { group, ratio: median(each), runs: each };
+  return each.length === 0 ? [] : [{ group, ratio: median(each), runs: each }];
 }
 
 export type ApolloAlone = NonNullable<ReturnType<typeof apolloAlone>>;
@@ -130,14 +131,9 @@ export function apolloAlone(run: Measured[]) {
   const expressUs = resultIn(run, "Apollo alone", "floor")?.cpuMicrosPerRequest;
   const apolloUs = resultIn(run, "Apollo alone", "GraphQL")?.cpuMicrosPerRequest;
   if (!floor || !graphql || !floorUs || !graphqlUs || !expressUs || !apolloUs) return undefined;
-  return {
-    floorUs,
-    graphqlUs,
-    expressUs,
-    apolloUs,
-    // The floor's time with only Apollo's own addition on top, as a ratio to the floor.
-    onlyApollo: floorUs / (floorUs + Math.max(0, apolloUs - expressUs)),
-    // What /graphql measured against the floor in the same run (throughput).
-    graphqlRatio: throughputRatio(graphql, floor),
-  };
+  // The floor's time with only Apollo's own addition on top, as a ratio to the floor.
+  const onlyApollo = floorUs / (floorUs + Math.max(0, apolloUs - expressUs));
+  // What /graphql measured against the floor in the same run (throughput).
+  const graphqlRatio = throughputRatio(graphql, floor);
+  return { floorUs, graphqlUs, expressUs, apolloUs, onlyApollo, graphqlRatio };
 }

@@ -48,7 +48,6 @@ export function renderReport(input: ReportInput): string {
   const stormFactor = storm.during.p99 / Math.max(1, storm.alone.p99);
   const [smallest, largest] = [input.sizes[0], input.sizes[input.sizes.length - 1]];
   const rssGrowth = largest.serviceRssMb - smallest.serviceRssMb;
-  const cpu = os.cpus()[0]?.model ?? "unknown CPU";
   const target = count(options.targetSize);
   const ratios = medianRatios(input.readRuns);
   const bursts = input.sizes.filter((size) => size.burst);
@@ -58,18 +57,16 @@ export function renderReport(input: ReportInput): string {
   // group's REST reads in the order they ran: publicPage in scenario.ts). Not the events page's:
   // at its concurrency most of its 200s share one run (shared-reads.ts), so cost about a 304.
   const cpuRows = (["REST", "GraphQL"] as const).flatMap((via) =>
-    ["office by id", "offices list", ...(via === "REST" ? ["directory"] : [])].flatMap((group) => {
-      const found = cpuRatios(input.readRuns, group, viaFloor(via));
-      return found ? [{ via, ...found }] : [];
-    }),
+    ["office by id", "offices list", ...(via === "REST" ? ["directory"] : [])].flatMap((group) =>
+      cpuRatios(input.readRuns, group, viaFloor(via)).map((found) => ({ via, ...found })),
+    ),
   );
-  const revalidations = ["directory"].flatMap((group) => {
-    const found = cpuRatios(input.readRuns, group, (inGroup) => {
+  const revalidations = ["directory"].flatMap((group) =>
+    cpuRatios(input.readRuns, group, (inGroup) => {
       const [ok, notModified] = inGroup.filter((m) => m.via === "REST");
       return [notModified, ok];
-    });
-    return found ? [found] : [];
-  });
+    }),
+  );
   // A missed target's reason is written once, below the table: several targets share one.
   const why = reasons(input, apollo, bursts);
   const missed = new Set<keyof typeof why>();
@@ -91,7 +88,7 @@ export function renderReport(input: ReportInput): string {
     "Written by `npm run bench` (bench/run.ts); do not edit by hand, save the sections measured with `--only` at the end, which a full run keeps. Speed is measured here and only here, never in timed tests.",
     "",
     `- Date: ${input.date.toISOString()}`,
-    `- Machine: ${os.cpus().length} × ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, ${os.type()} ${os.release()}`,
+    `- Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "unknown CPU"}, ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, ${os.type()} ${os.release()}`,
     `- Versions: ${versions(input.engine)}`,
     `- Data: the demo data (\`npm run seed:demo\`) at ${input.sizes.map((size) => count(size.members)).join(", ")} members, each in a database of its own on one engine, with their accounts, about 300 office titles and the branches of service; for each, one service process (compiled, \`NODE_OPTIONS=${HEAP_OPTIONS}\`, the hand-written floor listening in it on a port of its own), NODE_ENV=production, LOG_LEVEL=warn, bcrypt cost 12`,
     `- Load: autocannon in the benchmark's own process on the same machine (it shares the ${os.cpus().length} cores). Member reads: one request at a time, ${options.sizeSamples} of each at every member count (after the session's first reads, which list members and offices; the same load at each count, and the service's resident memory is read right after it), then ${options.targetSamples} more of each at ${target} for the targets. A member page, then each office report, against the driver alone: ${options.pageTurns} turns of ${options.pagesPerTurn} requests a side, one at a time, after one of each. The interfaces at ${target}: ${options.durationSeconds} s per scenario after a 1 s warm-up (and, before the first run, one unmeasured 2 s pass over every scenario), ${options.connections} connections unless stated; ${options.runs} runs, each row the median run by throughput; a group's REST, GraphQL and floor rows take ${2 * options.durationSeconds} turns each of as many answers as its warm-up gave in half a second (none cut off at a turn's end), every other round in reverse order; a run's ratio is the median of its rounds' ratios, and a ratio target uses the median of the runs' ratios.`,
@@ -142,7 +139,6 @@ export function renderReport(input: ReportInput): string {
     }),
     `| GET /offices p99 < ${TARGET.officesP99Ms} ms at ${options.targetConnections} connections (issue 7) | ${storm.alone.p99} ms (${rps(storm.alone)} req/s); the hand-written floor right after: ${storm.floor.p99} ms (${rps(storm.floor)} req/s) | ${verdict(storm.alone.p99 < TARGET.officesP99Ms, "GET /offices p99 at 100 connections")} |`,
     `| GET /offices p99 during ${options.logins} concurrent sign-ins < ${TARGET.stormFactor} × without (issue 7) | ${storm.during.p99} ms vs ${storm.alone.p99} ms = ${fixed(stormFactor)} × (sign-ins: ${rps(storm.storm)} req/s, ${storm.storm.failures} failed) | ${verdict(stormFactor < TARGET.stormFactor, "Login storm")} |`,
-    // After every row: the reasons of the targets they missed, each once.
     ...(missed.size === 0 ? [] : ["", "## Why the missed targets were missed"]),
     ...[...missed].flatMap((title) => ["", `**${title}.** ${why[title]}.`]),
     ...bySizeSection(input),
@@ -224,12 +220,9 @@ function burstReason(bursts: SizeResult[], engine: string): string {
 
 function versions(engine: string): string {
   const read = (name: string) => {
-    try {
-      const file = path.join(__dirname, "..", "node_modules", name, "package.json");
-      return (JSON.parse(fs.readFileSync(file, "utf8")) as { version: string }).version;
-    } catch {
-      return "?";
-    }
+    const file = path.join(__dirname, "..", "node_modules", name, "package.json");
+    if (!fs.existsSync(file)) return "?";
+    return (JSON.parse(fs.readFileSync(file, "utf8")) as { version: string }).version;
   };
   return [
     `Node ${process.version}`,
@@ -288,18 +281,14 @@ function burstSection(bursts: SizeResult[]): string[] {
 function apolloAloneSection(each: (ApolloAlone | undefined)[]): string[] {
   if (each.every((one) => one === undefined)) return [];
   const us = (value: number) => `${Math.round(value)} µs`;
+  const row = (one: ApolloAlone, run: number) =>
+    `| ${run} | ${us(one.floorUs)} | ${us(one.graphqlUs)} | ${us(one.graphqlUs - one.floorUs)} | ${us(one.expressUs)} | ${us(one.apolloUs)} | ${us(one.apolloUs - one.expressUs)} | ${ratioText(one.onlyApollo)} | ${ratioText(one.graphqlRatio)} |`;
   return [
     ...heading("What Apollo alone costs"),
     "Beside the floor, on its port and behind the same request shell (bench/floor-server.ts): the service's own Apollo set-up (`createGraphqlServer`: the same plugins, limits, error formatting and context builder) over a one-field schema whose resolver returns a constant, and an express route that reads the same JSON body and answers the same JSON. Their rows are in the table above (\"Apollo alone\"); they take turns like a ratio group. The times are the service process's CPU time per answer over a scenario's turns (/proc), all four in that one process. What Apollo alone adds is its pipeline and GraphQL execution with no service work behind them; the last but one column puts only that on top of the floor.",
     "",
     "| Run | Floor, title by id | /graphql, title by id | /graphql adds | express alone | Apollo alone | Apollo adds | Floor ÷ (floor + Apollo's addition) | /graphql × floor, measured |",
     "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
-    ...each.flatMap((one, index) =>
-      one
-        ? [
-            `| ${index + 1} | ${us(one.floorUs)} | ${us(one.graphqlUs)} | ${us(one.graphqlUs - one.floorUs)} | ${us(one.expressUs)} | ${us(one.apolloUs)} | ${us(one.apolloUs - one.expressUs)} | ${ratioText(one.onlyApollo)} | ${ratioText(one.graphqlRatio)} |`,
-          ]
-        : [],
-    ),
+    ...each.flatMap((one, index) => (one ? [row(one, index + 1)] : [])),
   ];
 }

@@ -15,19 +15,10 @@ import { createRestApi } from "../src/http/rest/rest-api";
 import { OfficeLevel } from "../src/modules/offices/office-level";
 import { OfficeTitle } from "../src/modules/offices/office.type";
 import { Role } from "../src/modules/users/role";
+import { inTurns } from "./load";
 import { log } from "./options";
 
-export interface LayersResult {
-  restMicros: number;
-  floorMicros: number;
-  /** The rounds' median of REST's CPU per request less the floor's. */
-  addedMicros: number;
-}
-
-export async function measureRestLayers({
-  rounds = 14,
-  requests = 2_000,
-} = {}): Promise<LayersResult> {
+export async function measureRestLayers({ rounds = 14, requests = 2_000 } = {}) {
   // graphql-js adds development-time checks to every execution unless told it is production.
   if (process.env.NODE_ENV !== "production") {
     throw new Error("run it as NODE_ENV=production npm run bench -- --only=layers");
@@ -100,21 +91,18 @@ export async function measureRestLayers({
   if (restAnswer !== floorAnswer || !restAnswer.startsWith("200 ")) {
     throw new Error(`REST and express answer differently:\n${restAnswer}\n${floorAnswer}`);
   }
-  await turn(restPath);
-  await turn(floorPath);
-  const measured: { rest: number; floor: number }[] = [];
-  for (let round = 0; round < rounds; round += 1) {
-    const [first, second] = round % 2 ? [floorPath, restPath] : [restPath, floorPath];
-    const [a, b] = [await turn(first), await turn(second)];
-    measured.push(first === restPath ? { rest: a, floor: b } : { rest: b, floor: a });
-  }
+  const sides = [restPath, floorPath].map((path) => ({ path, micros: [] as number[] }));
+  for (const side of sides) await turn(side.path);
+  await inTurns(sides, rounds, async (side) => side.micros.push(await turn(side.path)));
   agent.destroy();
   server.close();
-  const median = (values: number[]) => values.sort((x, y) => x - y)[values.length >> 1];
+  const median = (values: number[]) => [...values].sort((x, y) => x - y)[values.length >> 1];
+  const [viaRest, viaFloor] = sides.map((side) => side.micros);
   const result = {
-    restMicros: median(measured.map((r) => r.rest)),
-    floorMicros: median(measured.map((r) => r.floor)),
-    addedMicros: median(measured.map((r) => r.rest - r.floor)),
+    restMicros: median(viaRest),
+    floorMicros: median(viaFloor),
+    /** The rounds' median of REST's CPU per request less the floor's. */
+    addedMicros: median(viaRest.map((micros, round) => micros - viaFloor[round])),
   };
   log(
     `REST's layers on a title by id, no database: REST ${result.restMicros.toFixed(0)} µs, ` +

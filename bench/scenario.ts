@@ -44,13 +44,16 @@ export const connectionsOf = (scenario: Scenario, options: BenchOptions) =>
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
-/** GET `path` (`:officeId`, `:fileKey` filled in) under /api/v1 or on the floor, as the member. */
-export function get(path: string, { floor = false, anonymous = false } = {}) {
+/**
+ * GET `path` (`:officeId`, `:fileKey` filled in) under /api/v1 or on the floor, as the member
+ * unless `admin` or `anonymous`.
+ */
+export function get(path: string, { floor = false, anonymous = false, admin = false } = {}) {
   return (session: Session, connections: number): LoadSpec => ({
     url:
       (floor ? session.floorUrl : `${session.baseUrl}/api/v1`) +
       path.replace(":officeId", session.officeId).replace(":fileKey", session.fileKey),
-    ...(anonymous ? {} : { headers: bearer(session.memberToken) }),
+    ...(anonymous ? {} : { headers: bearer(admin ? session.adminToken : session.memberToken) }),
     connections,
   });
 }
@@ -159,15 +162,18 @@ export async function openSession(service: { url: string; floorUrl: string }) {
   };
 }
 
+/** A PDF of `sizeMiB`: its header, then random bytes. */
+export const pdfOf = (sizeMiB: number) =>
+  Buffer.concat([Buffer.from("%PDF-1.4\n"), randomBytes(sizeMiB * 1024 * 1024 - 9)]);
+
 /**
  * A 1 MiB PDF (a document of a typical size) uploaded by `token`'s account: its signed link,
  * rendered for its owner so that reading by it writes no audit entry, and its storage key.
  */
 async function uploadFile(baseUrl: string, token: string) {
-  const bytes = Buffer.concat([Buffer.from("%PDF-1.4\n"), randomBytes(1024 * 1024 - 9)]);
   const form = new FormData();
   form.append("purpose", "REQUIREMENT");
-  form.append("file", new Blob([bytes], { type: "application/pdf" }), "bench.pdf");
+  form.append("file", new Blob([pdfOf(1)], { type: "application/pdf" }), "bench.pdf");
   const response = await fetch(`${baseUrl}/api/v1/files`, {
     method: "POST",
     headers: bearer(token),

@@ -9,16 +9,14 @@ import { measureMemberReads } from "./member-reads";
 import { cpuMicros, peakResidentMb } from "./processes";
 import { medianBy, throughputRatio, type Measured } from "./report-sections";
 import { log } from "./options";
-import { bearer, connectionsOf, signIn, type At, type Scenario } from "./scenario";
+import { bearer, connectionsOf, get, signIn, type At, type Scenario } from "./scenario";
 import { READ_SCENARIOS } from "./scenarios";
 
 export type TargetPart = Awaited<ReturnType<typeof targetSuite>>;
 
-/** Everything measured only at the target count. */
 export async function targetSuite(at: At) {
   const { session, options } = at;
   log(`member reads at ${options.targetSize}: ${options.targetSamples} more of each`);
-  // The member reads again, with more requests, for the verdicts.
   const targetReads = await measureMemberReads(session, options.targetSamples);
   const page = await measurePageVsDriver(at);
   const reports = await measureReportsVsDriver(at);
@@ -104,27 +102,23 @@ export async function readSuite({ session, options, service }: At): Promise<Meas
  * run alone moves by a fifth on a machine whose two cores run everything.
  */
 export function medianRuns(suites: Measured[][]): Measured[] {
-  return suites[0].map((_, index) =>
-    medianBy(
-      suites.map((suite) => suite[index]),
-      (run) => run.result.requestsPerSecond,
-    ),
-  );
+  return suites[0].map((_, index) => {
+    const runs = suites.map((suite) => suite[index]);
+    return medianBy(runs, (run) => run.result.requestsPerSecond);
+  });
 }
 
 /** POST /members/apply once for each of `options.applications` new accounts, signed in first. */
 async function applications({ engine, session, options, members }: At): Promise<Measured> {
   const connection = await connectDatabase({ uri: engine.uri, dbName: databaseOf(members) });
+  const emails = await createApplicants(connection, options.applications).finally(() =>
+    connection.close(),
+  );
   const tokens: string[] = [];
-  try {
-    const emails = await createApplicants(connection, options.applications);
-    for (let first = 0; first < emails.length; first += 8) {
-      const batch = emails.slice(first, first + 8);
-      const signedIn = batch.map((email) => signIn(session.baseUrl, email, BENCH_PASSWORD));
-      tokens.push(...(await Promise.all(signedIn)));
-    }
-  } finally {
-    await connection.close();
+  for (let first = 0; first < emails.length; first += 8) {
+    const batch = emails.slice(first, first + 8);
+    const signedIn = batch.map((email) => signIn(session.baseUrl, email, BENCH_PASSWORD));
+    tokens.push(...(await Promise.all(signedIn)));
   }
   let next = 0;
   const connections = Math.min(20, options.connections);
@@ -163,16 +157,14 @@ function signIns({ session, options }: At, seconds = options.durationSeconds) {
 /** GET /offices at the target concurrency alone, the floor's, and again during sign-ins. */
 export async function loginStorm(at: At) {
   const { session, options } = at;
-  const offices = (baseUrl = `${session.baseUrl}/api/v1`) => ({
-    url: `${baseUrl}/offices`,
-    headers: bearer(session.memberToken),
-    connections: options.targetConnections,
+  const offices = (floor = false) => ({
+    ...get("/offices", { floor })(session, options.targetConnections),
     durationSeconds: options.durationSeconds * 2,
   });
   await measure({ ...offices(), durationSeconds: 1 });
   const alone = await measure(offices());
-  await measure({ ...offices(session.floorUrl), durationSeconds: 1 });
-  const floor = await measure(offices(session.floorUrl));
+  await measure({ ...offices(true), durationSeconds: 1 });
+  const floor = await measure(offices(true));
   const [during, storm] = await Promise.all([
     measure(offices()),
     measure(signIns(at, options.durationSeconds * 2)),

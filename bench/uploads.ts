@@ -3,11 +3,10 @@
  * service's resident memory sampled during them: streamed, it must not grow by the files in
  * flight. The read through a signed link is the read suite's "file read" group.
  */
-import { randomBytes } from "node:crypto";
 import { measure, type LoadSpec } from "./load";
 import { log } from "./options";
 import { peakResidentMb } from "./processes";
-import { bearer, type At, type Session } from "./scenario";
+import { bearer, pdfOf, type At, type Session } from "./scenario";
 
 const BOUNDARY = "bench-uploads-boundary";
 const CONNECTIONS = 4;
@@ -18,6 +17,7 @@ function upload(session: Session, sizeMiB: number, amount: number): LoadSpec {
     `--${BOUNDARY}\r\nContent-Disposition: form-data; name="purpose"\r\n\r\nREQUIREMENT\r\n` +
     `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="bench.pdf"\r\n` +
     "Content-Type: application/pdf\r\n\r\n";
+  const tail = `\r\n--${BOUNDARY}--\r\n`;
   return {
     url: `${session.baseUrl}/api/v1/files`,
     method: "POST",
@@ -25,11 +25,7 @@ function upload(session: Session, sizeMiB: number, amount: number): LoadSpec {
       ...bearer(session.adminToken),
       "content-type": `multipart/form-data; boundary=${BOUNDARY}`,
     },
-    body: Buffer.concat([
-      Buffer.from(`${head}%PDF-1.4\n`),
-      randomBytes(sizeMiB * 1024 * 1024 - 9),
-      Buffer.from(`\r\n--${BOUNDARY}--\r\n`),
-    ]),
+    body: Buffer.concat([Buffer.from(head), pdfOf(sizeMiB), Buffer.from(tail)]),
     connections: CONNECTIONS,
     amount,
   };
