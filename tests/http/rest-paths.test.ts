@@ -49,6 +49,24 @@ describe("REST paths", () => {
     );
   });
 
+  it("answer 404 in the envelope for a path the route table spells otherwise, never a 500", async () => {
+    const paths = [
+      `/api/v1/Offices/${officeId}`,
+      `/api/v1/OFFICES/${officeId}`,
+      `/API/v1/offices/${officeId}`,
+      `/api/v1/offices/${officeId}/`,
+      "/api/v1/offices/",
+    ];
+    for (const path of paths) {
+      const response = await app.http().get(path).set(bearer(member));
+      expect({ path, status: response.status, code: response.body.code }).toEqual({
+        path,
+        status: 404,
+        code: "NOT_FOUND",
+      });
+    }
+  });
+
   it("answer an operation's error with its status and envelope", async () => {
     const missing = "00000000-0000-4000-8000-000000000000";
     const response = await app.http().get(`/api/v1/offices/${missing}`).set(bearer(member));

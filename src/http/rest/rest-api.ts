@@ -101,8 +101,13 @@ export function createRestApi(options: RestApiOptions) {
   const sharedReads = new SharedReads();
   // Sofa is handed the route's URL and method alone: the gate has read the body and checked
   // the arguments, and the node request travels in the server context for the context builder.
-  const sofaRun = (req: Request, res: Response) =>
-    sofa.fetch(`http://api${req.originalUrl}`, { method: req.method }, { req, res });
+  const sofaRun = async (req: Request, res: Response) => {
+    const url = `http://api${req.originalUrl}`;
+    const response = await sofa.fetch(url, { method: req.method }, { req, res });
+    // Its router finds every path of ours; should one ever slip past it, a 404 and not a 500.
+    if (!response) throw new NotFoundError(`No route ${req.method} ${req.originalUrl}`);
+    return response;
+  };
   const runSofa =
     (publicCache: boolean): RequestHandler =>
     async (req, res) => {
@@ -134,6 +139,16 @@ export function createRestApi(options: RestApiOptions) {
   const publicRead = publicReadLimit(options.consumePublicRead);
 
   const router = express.Router();
+  // express tries a router's routes one by one until one matches: grouped by their first path
+  // segment, a request tries only its group's. Spelled exactly as the route table does (case,
+  // trailing slash, the base too), as Sofa's own router matches the path again after ours.
+  const groups = new Map<string, express.Router>();
+  const groupOf = (path: string) => path.split("/")[1];
+  router.use((req, res, next) => {
+    const group = req.originalUrl.startsWith(`${API_BASE}/`) && groups.get(groupOf(req.path));
+    if (group) group(req, res, next);
+    else next();
+  });
   for (const route of routes) {
     const gate = restGate(route, options.buildContext);
     const sources = typeof route.publicCache === "object" ? route.publicCache.sources : null;
@@ -152,7 +167,12 @@ export function createRestApi(options: RestApiOptions) {
         : [gate];
     const sofaRun = runSofa(route.publicCache !== undefined);
     const run = route.aliasOf ? runAs(route.aliasOf.path, sofaRun) : sofaRun;
-    router[route.method.toLowerCase() as "get"](route.path, ...chain, run);
+    let group = groups.get(groupOf(route.path));
+    if (!group) {
+      group = express.Router({ caseSensitive: true, strict: true });
+      groups.set(groupOf(route.path), group);
+    }
+    group[route.method.toLowerCase() as "get"](route.path, ...chain, run);
   }
   const openApi = completeOpenApi(sofa.openAPIDocument, options.schema, routes);
   router.get("/openapi.json", (_req, res) => {
