@@ -6,7 +6,7 @@ import path from "node:path";
 import { servingOf, type PlannedQuery } from "../tests/support/index-coverage";
 import { RECORDED_QUERIES_FILE } from "../tests/support/recorded-queries";
 import type { CapacityInput, CollectionStats, DeclaredIndex } from "./collection-stats";
-import { heading } from "./report-sections";
+import { heading, sum } from "./report-sections";
 
 const PLAN_SIZES = [100_000, 1_000_000] as const;
 /** What a B-tree takes beyond its raw keys (page fill, internal pages), lowest and highest. */
@@ -72,16 +72,15 @@ function indexRows(input: CapacityInput) {
   );
 }
 
-/** The share of a collection read often; audit entries are read a page at a time. */
-const hotShare = (name: string) =>
-  MEASURED_GROWTH.has(name) ? HOT_SHARE : name === "audit_logs" ? 0 : 1;
-
+/** The bytes of the documents read often; audit entries are read a page at a time. */
 function hotBytes(input: CapacityInput, members: number): number {
-  return input.collections.reduce((total, collection) => {
-    const share = hotShare(collection.name);
-    const bytes = collection.documentBytes ?? ASSUMED_DOCUMENT_BYTES;
-    return total + documentsAt(collection, members, input) * share * bytes;
-  }, 0);
+  const share = (name: string) =>
+    MEASURED_GROWTH.has(name) ? HOT_SHARE : name === "audit_logs" ? 0 : 1;
+  const bytes = (collection: CollectionStats) =>
+    documentsAt(collection, members, input) *
+    share(collection.name) *
+    (collection.documentBytes ?? ASSUMED_DOCUMENT_BYTES);
+  return sum(input.collections.map(bytes));
 }
 
 type Served = ReturnType<typeof servingOf>;

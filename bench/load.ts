@@ -19,21 +19,12 @@ export interface LoadSpec {
 }
 
 /** Percentiles are exact, from every response's time: autocannon's skip from p90 to p97.5. */
-export interface LoadResult {
-  requestsPerSecond: number;
-  p50: number;
-  p95: number;
-  p97_5: number;
-  p99: number;
-  max: number;
-  total: number;
-  /** Answers off the expected status (a 2xx unless the spec names one), errors, timeouts. */
-  failures: number;
+export type LoadResult = ReturnType<typeof resultOf> & {
   /** The server's CPU time per answer, in µs, when measured in turns with a CPU reader. */
   cpuMicrosPerRequest?: number;
   /** Answers per second in each turn, when measured in turns (in the order of the turns). */
   turnRates?: number[];
-}
+};
 
 export async function measure(spec: LoadSpec): Promise<LoadResult> {
   const { times, seconds, failures, total } = await run(spec);
@@ -85,7 +76,10 @@ export async function measureInTurns(
   });
 }
 
-/** A load's figures from every answer's time (ms) over `seconds` of load. */
+/**
+ * A load's figures from every answer's time (ms) over `seconds` of load; `failures` counts answers
+ * off the expected status (a 2xx unless the spec names one), errors and timeouts.
+ */
 export function resultOf(times: number[], seconds: number, failures: number, total = times.length) {
   return {
     requestsPerSecond: total / Math.max(seconds, 1e-9),
@@ -96,7 +90,7 @@ export function resultOf(times: number[], seconds: number, failures: number, tot
     max: times.reduce((max, time) => Math.max(max, time), 0),
     total,
     failures,
-  } satisfies LoadResult;
+  };
 }
 
 /** One autocannon load: every response's time (ms), the answers, the failures, its seconds. */
