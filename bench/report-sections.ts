@@ -29,7 +29,6 @@ export type Measured = Pick<Scenario, "name" | "via" | "group"> & {
   result: LoadResult;
 };
 
-/** A section's heading, with the blank lines around it. */
 export const heading = (title: string) => ["", `## ${title}`, ""];
 
 export const count = (members: number) => Math.round(members).toLocaleString("en");
@@ -58,7 +57,6 @@ export function medianBy<T>(values: readonly T[], key: (value: T) => number): T 
 }
 export const median = (values: number[]) => medianBy(values, (value) => value);
 
-/** One run's result through `via` in `group`. */
 export const resultIn = (run: Measured[], group: string, via: Measured["via"]) =>
   run.find((m) => m.group === group && m.via === via)?.result;
 

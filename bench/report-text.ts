@@ -3,7 +3,6 @@ import { MEMBER_READS, type MemberReadKey } from "./member-reads";
 import type { ReportInput, SizeResult } from "./report-input";
 import { count, heading, TARGET } from "./report-sections";
 
-/** The slowest p95 of the member reads at a size. */
 const slowest = (size: SizeResult) =>
   Math.max(...Object.values(size.reads).map((read) => read.result.p95));
 

@@ -94,7 +94,6 @@ export function runBench(options: BenchOptions): Promise<ReportInput> {
   });
 }
 
-/** --only: one part of a full run, printed as it goes; any other text picks read scenarios. */
 const QUICK: Record<string, (at: At) => Promise<unknown>> = {
   members: readsAt,
   page: measurePageVsDriver,

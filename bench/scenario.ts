@@ -162,7 +162,6 @@ export async function openSession(service: { url: string; floorUrl: string }) {
   };
 }
 
-/** A PDF of `sizeMiB`: its header, then random bytes. */
 export const pdfOf = (sizeMiB: number) =>
   Buffer.concat([Buffer.from("%PDF-1.4\n"), randomBytes(sizeMiB * 1024 * 1024 - 9)]);
 
