@@ -9,6 +9,7 @@ import { bearer, buildAdmin, type TestUser } from "../support/factories";
 import type { ReceivedMail } from "../support/mailbox";
 import { startTestApp, type TestApp } from "../support/test-app";
 import { API, memberBeforeOath, oathDayEndingIn, swornMember } from "../support/membership-year";
+import { nextRunsOf } from "../support/scheduler-runs";
 
 jest.setTimeout(600_000);
 
@@ -47,8 +48,8 @@ async function until(done: () => boolean, ms = 60_000): Promise<void> {
   }
 }
 
-/** Several more looks by both instances, for any second send to show. */
-const moreLooks = () => new Promise((resolve) => setTimeout(resolve, 7_000));
+/** Two more whole runs of both reminder sweeps by the running instances: a second send shows. */
+const moreLooks = () => nextRunsOf(running, ["membership.reminders", "interviews.reminders"]);
 
 /** No reminder reached anyone twice. */
 function expectNoRepeats(): void {

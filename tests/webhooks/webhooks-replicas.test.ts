@@ -1,4 +1,6 @@
+import { DISPATCH_JOB, SWEEP_JOB } from "../../src/modules/webhooks/webhook-dispatcher";
 import { bearer, buildAdmin, type TestUser } from "../support/factories";
+import { nextLooksOf, nextRunsOf } from "../support/scheduler-runs";
 import { startTestApp, type TestApp } from "../support/test-app";
 import { eventually, startReceiver, verified } from "../support/webhook-receiver";
 
@@ -31,8 +33,6 @@ async function publish(app: TestApp, admin: TestUser, title: string): Promise<st
   return response.body.data.id as string;
 }
 
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 it("delivers a change whose instance stopped before looking, from the instance started after", async () => {
   // The first instance looks for due work once an hour: after the change it never does.
   const first = await startTestApp({ ...LOOPBACK, JOBS_POLL_SECONDS: "3600" });
@@ -41,8 +41,8 @@ it("delivers a change whose instance stopped before looking, from the instance s
     const admin = await buildAdmin(first);
     const endpoint = await register(first, admin);
     const before = receiver.received.length;
+    const sweepsBefore = first.internals.jobs.runs(SWEEP_JOB);
     const postId = await publish(first, admin, "Written before the crash");
-    await pause(3000);
     expect(receiver.received.length).toBe(before);
     // Another instance of the deployment starts (a restart, another replica).
     second = await startTestApp({ ...LOOPBACK, DB_NAME: first.config.dbName });
@@ -50,8 +50,13 @@ it("delivers a change whose instance stopped before looking, from the instance s
       () => receiver.received.slice(before),
       (hooks) => hooks.length >= 1,
     );
-    await pause(4500);
+    // Two more looks of the second for queued runs (the sweep's next run is the first's, an hour
+    // away): a second send of the change would have been taken by then.
+    await nextLooksOf(second, [DISPATCH_JOB]);
     expect(receiver.received.slice(before)).toHaveLength(1);
+    // Sent by the instance started after: the first ran nothing that sends since the change.
+    expect(first.internals.jobs.runs(DISPATCH_JOB)).toBe(0);
+    expect(first.internals.jobs.runs(SWEEP_JOB)).toBe(sweepsBefore);
     expect(got[0].body).toMatchObject({ type: "news.published", data: { id: postId } });
     expect(verified(endpoint.secret, got[0])).toEqual(got[0].body);
   } finally {
@@ -75,8 +80,8 @@ it("two replicas deliver each change once", async () => {
       () => receiver.received.slice(before),
       (hooks) => hooks.length >= ids.length,
     );
-    // Both replicas look a few more times: nothing is sent twice.
-    await pause(6000);
+    // Two more whole sweeps of the deployment: nothing is sent twice.
+    await nextRunsOf([first, second], [SWEEP_JOB]);
     const got = receiver.received.slice(before);
     expect(got.map((hook) => hook.body.data.id).sort()).toEqual([...ids].sort());
     expect(new Set(got.map((hook) => hook.id)).size).toBe(ids.length);
