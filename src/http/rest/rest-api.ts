@@ -99,10 +99,11 @@ export function createRestApi(options: RestApiOptions) {
     swaggerUI: { endpoint: false as unknown as string },
   });
   const sharedReads = new SharedReads();
-  // Sofa is handed the route's URL and method alone: the gate has read the body and checked
-  // the arguments, and the node request travels in the server context for the context builder.
+  // Sofa is handed the route's path and method alone: the gate has read the body, the query and
+  // the parameters and checked them, so Sofa's own reading of the query would be thrown away;
+  // the node request travels in the server context for the context builder.
   const sofaRun = async (req: Request, res: Response) => {
-    const url = `http://api${req.originalUrl}`;
+    const url = `http://api${req.originalUrl.split("?", 1)[0]}`;
     const response = await sofa.fetch(url, { method: req.method }, { req, res });
     // Its router finds every path of ours; should one ever slip past it, a 404 and not a 500.
     if (!response) throw new NotFoundError(`No route ${req.method} ${req.originalUrl}`);
