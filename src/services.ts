@@ -136,6 +136,9 @@ export function createServices(
   const offices = createOfficesModule({
     ...base,
     deps: () => ({ members: members.services.members, changes: webhooks.changes }),
+    // Unshifted, as news and the public ETags (whose due dates include terms' end dates) are:
+    // instances at different offsets share the appointments, and one must not end another's.
+    clock: clock.unshifted(),
   });
   const onboarding = createOnboardingModule({
     ...base,

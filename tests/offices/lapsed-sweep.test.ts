@@ -20,10 +20,12 @@ async function eventually(check: () => Promise<boolean>, ms: number): Promise<bo
 
 test("a lapsed term is released, its slot and its member's office given back, with no request", async () => {
   const { app, admin } = scenario();
-  // Long enough that the sweep (every second, terms over for a second) cannot have run yet.
-  const { office, member, holderId } = await shortTermHolder(app, admin, 4_000);
+  // Long enough that the sweep (every second, terms over for a second) cannot take it yet.
+  const { office, member, holderId } = await shortTermHolder(app, admin, 60_000);
   const db = rawDb(app);
   expect((await db.offices.findById(office.id).lean())?.activeHolders).toBe(1);
+  // The term has been over for a second, on the clock the sweep reads.
+  app.internals.clock.advance(61);
 
   const released = await eventually(
     async () => (await db.officeHolders.findById(holderId).lean())?.releasedAt != null,

@@ -5,6 +5,7 @@ import { applyAs, approvedMemberOf, bearer, buildUser, type TestUser } from "../
 import type { TestApp } from "../support/test-app";
 import { rawDb } from "../support/raw-db";
 import { startScenario } from "../support/scenario";
+import { officesNow } from "../support/short-term";
 
 const OFFICES = "/api/v1/offices";
 const MEMBERS = "/api/v1/members";
@@ -473,7 +474,7 @@ describe("PATCH /offices/{id}/holders/{holderId}/end", () => {
     const member = await approvedMember();
     const holder = await appointed(office.id, member.id);
     expect(await activeHolders(office.id)).toBe(1);
-    const before = Date.now();
+    const before = officesNow(app).getTime();
 
     const response = await endHolder(office.id, holder.id);
 
@@ -489,7 +490,7 @@ describe("PATCH /offices/{id}/holders/{holderId}/end", () => {
       isActive: false,
     });
     expect(new Date(ended.endedAt).getTime()).toBeGreaterThanOrEqual(before - 1000);
-    expect(new Date(ended.endedAt).getTime()).toBeLessThanOrEqual(Date.now() + 1000);
+    expect(new Date(ended.endedAt).getTime()).toBeLessThanOrEqual(officesNow(app).getTime() + 1000);
     expect(await activeHolders(office.id)).toBe(0);
   });
 
@@ -678,14 +679,15 @@ describe("rules tying holders to member records, offices and accounts", () => {
   it("lets a record whose term has passed its end date be archived, with no read of offices between", async () => {
     const office = await createOffice();
     const member = await approvedMember();
+    const now = officesNow(app).getTime();
     await appointed(office.id, member.id, {
-      startDate: new Date(Date.now() - 86_400_000).toISOString(),
-      endDate: new Date(Date.now() + 1_500).toISOString(),
+      startDate: new Date(now - 86_400_000).toISOString(),
+      endDate: new Date(now + 60_000).toISOString(),
     });
     const archive = () => api().patch(`${MEMBERS}/${member.id}/archive`).set(bearer(admin));
     expectError(await archive(), 409, "CONFLICT");
 
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    app.internals.clock.advance(61);
     const archived = await archive();
     expect(archived.status).toBe(200);
     expect(await activeHolders(office.id)).toBe(0);

@@ -10,6 +10,7 @@ import { approvedMemberOf, bearer, buildOffice, type TestUser } from "../support
 import type { TestApp } from "../support/test-app";
 import { rawDb } from "../support/raw-db";
 import { startScenario } from "../support/scenario";
+import { officesNow } from "../support/short-term";
 
 let app: TestApp;
 let admin: TestUser;
@@ -52,7 +53,7 @@ test("a count a crash left too high is corrected from the appointments before a 
   const [holder, newcomer] = await Promise.all([member(), member()]);
   expect((await appoint(office.id, holder.id)).status).toBe(201);
   // As if an appointment took the second slot and its process died before recording it.
-  const stale = new Date(Date.now() - SLOT_SETTLE_MS - 1000);
+  const stale = new Date(officesNow(app).getTime() - SLOT_SETTLE_MS - 1000);
   await offices().updateOne(
     { _id: office.id },
     { $set: { activeHolders: 2, slotsChangedAt: stale } },
@@ -67,7 +68,7 @@ test("a count changed moments ago is left alone: the appointment taking it may b
   const newcomer = await member();
   await offices().updateOne(
     { _id: office.id },
-    { $set: { activeHolders: 1, slotsChangedAt: new Date() } },
+    { $set: { activeHolders: 1, slotsChangedAt: officesNow(app) } },
   );
 
   const refused = await appoint(office.id, newcomer.id);
@@ -79,12 +80,12 @@ test("a count changed moments ago is left alone: the appointment taking it may b
 test("a term whose end date passes gives back its slot and the member's office", async () => {
   const office = await buildOffice(app, admin, { maxSlots: 1 });
   const [short, next] = await Promise.all([member(), member()]);
-  const endDate = new Date(Date.now() + 1500).toISOString();
+  const endDate = new Date(officesNow(app).getTime() + 60_000).toISOString();
   expect((await appoint(office.id, short.id, endDate)).status).toBe(201);
   expect(await activeHolders(office.id)).toBe(1);
   expect((await archive(short.id)).status).toBe(409);
 
-  await new Promise((resolve) => setTimeout(resolve, 2000));
+  app.internals.clock.advance(61);
 
   expect(await activeHolders(office.id)).toBe(0);
   expect((await archive(short.id)).status).toBe(200);

@@ -9,10 +9,15 @@ import type { OfficeSlots } from "./office-slots";
  * the terms over for a whole period, leaving the newly lapsed to the writes that want their
  * slots. Every instance may sweep; each release is a conditional update one of them wins.
  */
-export function startLapsedSweep(slots: OfficeSlots, log: Logger, everyMs: number) {
+export function startLapsedSweep(
+  slots: OfficeSlots,
+  log: Logger,
+  everyMs: number,
+  now: () => Date,
+) {
   return every(everyMs, async () => {
     try {
-      await slots.releaseLapsed({}, new Date(Date.now() - everyMs));
+      await slots.releaseLapsed({}, new Date(now().getTime() - everyMs));
     } catch (error) {
       log.warn({ err: error }, "lapsed terms not released");
     }

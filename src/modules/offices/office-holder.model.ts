@@ -83,11 +83,8 @@ export function createOfficeHolderModel(connection: Connection): OfficeHolderMod
   return connection.model<OfficeHolderRecord>("OfficeHolder", officeHolderSchema, "office_holders");
 }
 
-/** A term counts against maxSlots until it is ended or its end date has passed. */
-export function isActive(
-  holder: Pick<OfficeHolderRecord, "endedAt" | "endDate">,
-  now = new Date(),
-) {
+/** A term counts against maxSlots until it is ended or its end date has passed (at `now`). */
+export function isActive(holder: Pick<OfficeHolderRecord, "endedAt" | "endDate">, now: Date) {
   return holder.endedAt === null && (holder.endDate === null || holder.endDate > now);
 }
 

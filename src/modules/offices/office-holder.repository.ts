@@ -36,14 +36,18 @@ const LAPSED_BATCH = 100;
 
 /** Every database call on appointments (office_holders). */
 export class OfficeHolderRepository {
-  constructor(private readonly holders: OfficeHolderModel) {}
+  constructor(
+    private readonly holders: OfficeHolderModel,
+    /** The service's clock: which terms run, and when one was released. */
+    private readonly now: () => Date,
+  ) {}
 
   /** `search` matches the holder's name; the office or member narrows the match first. */
   page(query: HolderListQuery): Promise<FoundPage<OfficeHolderRecord>> {
     const search = query.search?.trim();
     const filter = {
       ...query.of,
-      ...(query.includeEnded ? {} : runningAt(new Date())),
+      ...(query.includeEnded ? {} : runningAt(this.now())),
       ...(search ? { name: containsText(search) } : {}),
     };
     return findPage(this.holders, filter, NEWEST_FIRST, query);
@@ -94,7 +98,7 @@ export class OfficeHolderRepository {
     officeId: string,
     changes: Pick<OfficeHolderRecord, "endedAt" | "endedBy">,
   ): Promise<OfficeHolderRecord | null> {
-    return this.releaseWhere(id, { officeId, endedAt: null, ...runningAt(new Date()) }, changes);
+    return this.releaseWhere(id, { officeId, endedAt: null, ...runningAt(this.now()) }, changes);
   }
 
   private releaseWhere(
@@ -105,7 +109,7 @@ export class OfficeHolderRepository {
     return this.holders
       .findOneAndUpdate(
         { _id: id, ...condition },
-        { $set: { ...changes, releasedAt: new Date(), slotKey: id } },
+        { $set: { ...changes, releasedAt: this.now(), slotKey: id } },
         { returnDocument: "after" },
       )
       .lean<OfficeHolderRecord>()

@@ -58,6 +58,8 @@ export class OfficeHolderService {
     private readonly offices: OfficeRepository,
     private readonly slots: OfficeSlots,
     private readonly members: () => OfficeMembers,
+    /** The service's clock: whether a term is over, and when an administrator ended it. */
+    private readonly now: () => Date,
     /** Tells the organisation's site its directory of office holders changed (webhooks). */
     private readonly changes: () => ChangeFeed = () => NO_CHANGE_FEED,
   ) {}
@@ -88,7 +90,7 @@ export class OfficeHolderService {
       appointedBy: caller.id,
       endedBy: null,
     };
-    if (!isActive({ endedAt: null, endDate })) {
+    if (!isActive({ endedAt: null, endDate }, this.now())) {
       // A term already over takes no slot; the reservation only checked the member record.
       await this.members().releaseFromOffice(member.id);
       return this.recordPastTerm(office, fields, endDate!);
@@ -101,7 +103,7 @@ export class OfficeHolderService {
       throw error;
     }
     await this.changes().record("directory.changed", { id: office._id, office: office.name });
-    return OfficeHolder.from(record, office);
+    return OfficeHolder.from(record, office, this.now());
   }
 
   /**
@@ -111,7 +113,7 @@ export class OfficeHolderService {
   async end(caller: Caller, args: EndOfficeHolderArgs): Promise<OfficeHolder> {
     const office = await this.findOffice(args.id);
     const ended = await this.holders.end(args.holderId, office._id, {
-      endedAt: new Date(),
+      endedAt: this.now(),
       endedBy: caller.id,
     });
     if (!ended) {
@@ -122,7 +124,7 @@ export class OfficeHolderService {
     }
     await this.slots.giveBack(ended);
     await this.changes().record("directory.changed", { id: office._id, office: office.name });
-    return OfficeHolder.from(ended, office);
+    return OfficeHolder.from(ended, office, this.now());
   }
 
   async listOfOffice(args: HolderListArgs): Promise<HolderPage> {
@@ -182,7 +184,7 @@ export class OfficeHolderService {
       await this.holders.deleteById(id);
       throw new NotFoundError("No office title has this id");
     }
-    return OfficeHolder.from(record, office);
+    return OfficeHolder.from(record, office, this.now());
   }
 
   private async page(
@@ -212,9 +214,10 @@ export class OfficeHolderService {
     for (const office of await this.offices.namesAndLevels(missing)) {
       offices.set(office._id, office);
     }
+    const now = this.now();
     return records.flatMap((record) => {
       const office = offices.get(record.officeId);
-      return office ? [OfficeHolder.from(record, office)] : [];
+      return office ? [OfficeHolder.from(record, office, now)] : [];
     });
   }
 

@@ -76,9 +76,11 @@ export class OfficeHolder {
   @Field(() => DateTimeScalar, { description: "When the appointment was made" })
   createdAt!: Date;
 
+  /** The appointment as read at `now` (the service's clock). */
   static from(
     record: OfficeHolderRecord,
     office: Pick<OfficeRecord, "_id" | "name" | "level">,
+    now: Date,
   ): OfficeHolder {
     return Object.assign(new OfficeHolder(), {
       id: record._id,
@@ -88,7 +90,7 @@ export class OfficeHolder {
       endDate: record.endDate ?? null,
       endedAt: record.endedAt ?? null,
       // A term counts until it is released, or found past its end date (then released soon).
-      isActive: (record.releasedAt ?? null) === null && isActive(record),
+      isActive: (record.releasedAt ?? null) === null && isActive(record, now),
       ...placeOf(record),
       createdAt: record.createdAt,
     });

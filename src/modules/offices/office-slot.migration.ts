@@ -20,13 +20,14 @@ export function officeSlotMigration(
   holders: OfficeHolderRepository,
   offices: OfficeRepository,
   members: () => OfficeReservations,
+  now: () => Date,
 ): MigrationStep {
   return {
     name: "office slot counts",
     run: async () => {
       let migrated = 0;
       for await (const holder of holders.unmigrated()) {
-        const running = isActive(holder);
+        const running = isActive(holder, now());
         const won = await holders.migrate(
           holder._id,
           running

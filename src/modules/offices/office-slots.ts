@@ -30,6 +30,8 @@ export class OfficeSlots {
     private readonly offices: OfficeRepository,
     private readonly holders: OfficeHolderRepository,
     private readonly members: () => OfficeReleases,
+    /** The service's clock: which terms have lapsed, and how long a count has been still. */
+    private readonly now: () => Date,
   ) {}
 
   /**
@@ -79,7 +81,7 @@ export class OfficeSlots {
    */
   async releaseLapsed(scope: HolderScope = {}, endedBy?: Date): Promise<void> {
     for (;;) {
-      const lapsed = await this.holders.lapsed(endedBy ?? new Date(), scope);
+      const lapsed = await this.holders.lapsed(endedBy ?? this.now(), scope);
       if (lapsed.length === 0) return;
       for (const holder of lapsed) await this.release(holder._id);
     }
@@ -93,7 +95,7 @@ export class OfficeSlots {
     await this.releaseLapsed({ officeId });
     const office = await this.offices.findById(officeId);
     if (!office) return;
-    const since = new Date(Date.now() - SLOT_SETTLE_MS);
+    const since = new Date(this.now().getTime() - SLOT_SETTLE_MS);
     if (office.slotsChangedAt && office.slotsChangedAt > since) return;
     const holding = await this.holders.holdingSlots(officeId, since);
     if (holding !== office.activeHolders) await this.offices.correctSlots(office, holding);

@@ -49,7 +49,11 @@ function sortOf(field: OfficeSortField, direction: 1 | -1): Record<string, SortO
 
 /** Every database call on office titles. */
 export class OfficeRepository {
-  constructor(private readonly offices: OfficeModel) {}
+  constructor(
+    private readonly offices: OfficeModel,
+    /** The service's clock: when a slot count changed, as settling (office-slots.ts) reads it. */
+    private readonly now: () => Date,
+  ) {}
 
   page(query: OfficeListQuery): Promise<FoundPage<OfficeRecord>> {
     return findPage(
@@ -119,7 +123,7 @@ export class OfficeRepository {
     return this.offices
       .findOneAndUpdate(
         { _id: office._id, ...free },
-        { $inc: { activeHolders: 1 }, $set: { slotsChangedAt: new Date() } },
+        { $inc: { activeHolders: 1 }, $set: { slotsChangedAt: this.now() } },
         { returnDocument: "after", ...KEEP_UPDATED_AT },
       )
       .lean<OfficeRecord>()
@@ -130,7 +134,7 @@ export class OfficeRepository {
     await this.offices
       .updateOne(
         { _id: id, activeHolders: greaterThan(0) },
-        { $inc: { activeHolders: -1 }, $set: { slotsChangedAt: new Date() } },
+        { $inc: { activeHolders: -1 }, $set: { slotsChangedAt: this.now() } },
         KEEP_UPDATED_AT,
       )
       .exec();
@@ -141,7 +145,7 @@ export class OfficeRepository {
     await this.offices
       .updateOne(
         { _id: id },
-        { $inc: { activeHolders: 1 }, $set: { slotsChangedAt: new Date() } },
+        { $inc: { activeHolders: 1 }, $set: { slotsChangedAt: this.now() } },
         KEEP_UPDATED_AT,
       )
       .exec();

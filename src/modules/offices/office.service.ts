@@ -36,6 +36,8 @@ export class OfficeService {
     private readonly offices: OfficeRepository,
     private readonly holders: OfficeHolderRepository,
     private readonly slots: OfficeSlots,
+    /** The service's clock: which terms still count in a title's slots. */
+    private readonly now: () => Date,
     /** Tells the organisation's site its directory of offices changed (webhooks). */
     private readonly changes: () => ChangeFeed = () => NO_CHANGE_FEED,
   ) {}
@@ -159,7 +161,7 @@ export class OfficeService {
     const held = records.filter((record) => (record.activeHolders ?? 0) > 0);
     const lapsed = await this.holders.lapsedPerOffice(
       held.map((record) => record._id),
-      new Date(),
+      this.now(),
     );
     return records.map((record) =>
       OfficeTitle.from({

@@ -1,3 +1,4 @@
+import type { Clock } from "../../clock";
 import type { ModuleBase, ModuleParts } from "../module";
 import type { PersonalData } from "../privacy/personal-data";
 import { startLapsedSweep } from "./lapsed-sweep";
@@ -42,26 +43,29 @@ export interface OfficesModuleDeps {
 export interface OfficesModuleOptions extends ModuleBase {
   /** Asked on use: the webhooks module is built after this one. */
   deps: () => OfficesModuleDeps;
+  /** When a term's end date has come, and when slots and appointments change. */
+  clock: Clock;
 }
 
 /** Office titles and the appointments of members to them, within each title's slots. */
 export function createOfficesModule(options: OfficesModuleOptions) {
-  const { connection, config, log, deps } = options;
+  const { connection, config, log, deps, clock } = options;
+  const now = () => clock.now();
   const members = () => deps().members;
   const changes = () => deps().changes ?? NO_CHANGE_FEED;
   const officeModel = createOfficeModel(connection);
   const holderModel = createOfficeHolderModel(connection);
-  const offices = new OfficeRepository(officeModel);
-  const holders = new OfficeHolderRepository(holderModel);
-  const slots = new OfficeSlots(offices, holders, members);
-  const officeHolders = new OfficeHolderService(holders, offices, slots, members, changes);
-  const sweep = startLapsedSweep(slots, log, config.lapsedSweepSeconds * 1000);
+  const offices = new OfficeRepository(officeModel, now);
+  const holders = new OfficeHolderRepository(holderModel, now);
+  const slots = new OfficeSlots(offices, holders, members, now);
+  const officeHolders = new OfficeHolderService(holders, offices, slots, members, now, changes);
+  const sweep = startLapsedSweep(slots, log, config.lapsedSweepSeconds * 1000, now);
   const appointments: PersonalData<OfficeHolder[]> = {
     exportOf: (userId) => officeHolders.allOfUser(userId),
     erase: ({ id }) => officeHolders.deleteAllOfUser(id),
   };
   return {
-    services: { offices: new OfficeService(offices, holders, slots, changes), officeHolders },
+    services: { offices: new OfficeService(offices, holders, slots, now, changes), officeHolders },
     appointments,
     /** What the members module asks of offices. */
     forMembers: {
@@ -90,7 +94,7 @@ export function createOfficesModule(options: OfficesModuleOptions) {
     },
     models: [officeModel, holderModel],
     migrations: [
-      officeSlotMigration(holders, offices, members),
+      officeSlotMigration(holders, offices, members, now),
       { name: "office search text", run: () => offices.backfillSearchText() },
     ],
     close: () => sweep.stop(),
