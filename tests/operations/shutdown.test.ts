@@ -31,24 +31,29 @@ describe("the service process", () => {
       child.once("exit", (code) => resolve(code)),
     );
 
-    const deadline = Date.now() + 30_000;
-    let healthy = false;
-    while (!healthy && Date.now() < deadline) {
-      healthy = await fetch(`http://127.0.0.1:${port}/api/v1/health`).then(
-        (r) => r.ok,
-        () => false,
-      );
-      if (!healthy) await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-    expect(healthy).toBe(true);
+    try {
+      const deadline = Date.now() + 30_000;
+      let healthy = false;
+      while (!healthy && Date.now() < deadline) {
+        healthy = await fetch(`http://127.0.0.1:${port}/api/v1/health`).then(
+          (r) => r.ok,
+          () => false,
+        );
+        if (!healthy) await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      expect(healthy).toBe(true);
 
-    const inFlight = fetch(`http://127.0.0.1:${port}/api/v1/branch-service`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    const signalledAt = Date.now();
-    child.kill("SIGTERM");
-    expect((await inFlight).status).toBe(200);
-    expect(await exited).toBe(0);
-    expect(Date.now() - signalledAt).toBeLessThan(10_000);
-    expect(output).toContain('"msg":"stopped"');
+      const inFlight = fetch(`http://127.0.0.1:${port}/api/v1/branch-service`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const signalledAt = Date.now();
+      child.kill("SIGTERM");
+      expect((await inFlight).status).toBe(200);
+      expect(await exited).toBe(0);
+      expect(Date.now() - signalledAt).toBeLessThan(10_000);
+      expect(output).toContain('"msg":"stopped"');
+    } finally {
+      // A failed expectation must not leave the service running after the test.
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    }
   }, 60_000);
 });
