@@ -7,6 +7,11 @@
  * changes when a file in it is added, renamed or deleted), the tsconfig files and package.json.
  * The stamp dist/.build-stamp carries the time the last successful build started, so a file
  * saved during a build still counts as newer.
+ *
+ * The tests run the service from dist/ too (tests/support/service-process.ts), built here by
+ * jest's global set-up, so several builders may ask at once (two jest runs, a run and
+ * `npm start`): one builds while the others wait for its lock (dist/.build-lock), then find
+ * dist/ fresh. A lock whose process is gone (killed mid-build) is taken over.
  */
 const { execFileSync } = require("node:child_process");
 const fs = require("node:fs");
@@ -14,6 +19,9 @@ const path = require("node:path");
 
 const SOURCES = ["src", "tools/dev-db", "tsconfig.json", "tsconfig.build.json", "package.json"];
 const STAMP = path.join("dist", ".build-stamp");
+const LOCK = path.join("dist", ".build-lock");
+/** A lock without its owner's pid after this long was left by a builder that died taking it. */
+const OWNERLESS_LOCK_MS = 10_000;
 
 /** The newest modification time (ms) under `place`, folders included; 0 if it is absent. */
 function newestUnder(place) {
@@ -43,16 +51,68 @@ function isStale(root) {
   return SOURCES.some((source) => newestUnder(path.join(root, source)) > built);
 }
 
-/** Runs `build` when dist/ is stale, then stamps it with the build's start; answers whether it built. */
+/** Whether the process `pid` still exists. */
+function isAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === "EPERM";
+  }
+}
+
+/** Whether the lock folder `lock`, which exists, was left by a process that is gone. */
+function isAbandoned(lock) {
+  try {
+    const owner = Number(fs.readFileSync(path.join(lock, "pid"), "utf8"));
+    return !isAlive(owner);
+  } catch {
+    // Taken, its pid not written yet; or just released.
+    try {
+      return Date.now() - fs.statSync(lock).mtimeMs > OWNERLESS_LOCK_MS;
+    } catch {
+      return false;
+    }
+  }
+}
+
+/** Runs `work` holding dist/'s build lock under `root`, waiting for another holder first. */
+function withBuildLock(root, work) {
+  const lock = path.join(root, LOCK);
+  fs.mkdirSync(path.dirname(lock), { recursive: true });
+  for (;;) {
+    try {
+      fs.mkdirSync(lock);
+      break;
+    } catch (error) {
+      if (error.code !== "EEXIST") throw error;
+    }
+    if (isAbandoned(lock)) fs.rmSync(lock, { recursive: true, force: true });
+    else Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
+  }
+  try {
+    fs.writeFileSync(path.join(lock, "pid"), String(process.pid));
+    return work();
+  } finally {
+    fs.rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Runs `build` when dist/ is stale, then stamps it with the build's start; answers whether it
+ * built. A builder that waited for another's lock builds only if dist/ is still stale after.
+ */
 function buildIfStale(root, build) {
   if (!isStale(root)) return false;
-  const started = new Date();
-  build();
-  const stamp = path.join(root, STAMP);
-  fs.mkdirSync(path.dirname(stamp), { recursive: true });
-  fs.writeFileSync(stamp, `${started.toISOString()}\n`);
-  fs.utimesSync(stamp, started, started);
-  return true;
+  return withBuildLock(root, () => {
+    if (!isStale(root)) return false;
+    const started = new Date();
+    build();
+    const stamp = path.join(root, STAMP);
+    fs.writeFileSync(stamp, `${started.toISOString()}\n`);
+    fs.utimesSync(stamp, started, started);
+    return true;
+  });
 }
 
 module.exports = { isStale, buildIfStale };

@@ -1,8 +1,9 @@
 /**
  * The development database's data folder under the faults a small organisation's machine meets
  * (issue 53.6): a full disk, a folder made read-only, a path with characters FerretDB took as
- * glob or URL syntax. The whole service runs as `npm start` runs it (tools/dev-db/start.ts in a
- * process of its own), on a 48 MiB file system mounted for the test, so filling it is quick.
+ * glob or URL syntax. The whole service runs as `npm start` runs it (tools/dev-db/start.ts,
+ * compiled, in a process of its own), on a 48 MiB file system mounted for the test, so filling
+ * it is quick.
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -14,6 +15,7 @@ import { startEngine } from "../../tools/dev-db/engine";
 import { findExecutable } from "../../tools/dev-db/executables";
 import { BOOTSTRAP_ADMIN } from "../support/factories";
 import { freePort } from "../support/free-port";
+import { COMPILED, ensureServiceBuilt } from "../support/service-build";
 
 const ROOT = path.join(__dirname, "..", "..");
 const STACK_LINE = /^\s+at /m;
@@ -42,27 +44,23 @@ interface Service {
 
 /** The service as `npm start` runs it: the launcher, which starts the engine in DATA_DIR. */
 function launch(dataDir: string, port: number): Service {
-  const child = spawn(
-    process.execPath,
-    ["-r", "ts-node/register/transpile-only", "tools/dev-db/start.ts"],
-    {
-      cwd: ROOT,
-      env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        XDG_CACHE_HOME: process.env.XDG_CACHE_HOME,
-        NODE_ENV: "development",
-        HOST: "127.0.0.1",
-        PORT: String(port),
-        DATA_DIR: dataDir,
-        LOG_LEVEL: "warn",
-        BCRYPT_COST: "4",
-        ADMIN_EMAIL: BOOTSTRAP_ADMIN.email,
-        ADMIN_PASSWORD: BOOTSTRAP_ADMIN.password,
-      },
-      stdio: ["ignore", "pipe", "pipe"],
+  const child = spawn(process.execPath, [COMPILED.launcher], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      XDG_CACHE_HOME: process.env.XDG_CACHE_HOME,
+      NODE_ENV: "development",
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      LOG_LEVEL: "warn",
+      BCRYPT_COST: "4",
+      ADMIN_EMAIL: BOOTSTRAP_ADMIN.email,
+      ADMIN_PASSWORD: BOOTSTRAP_ADMIN.password,
     },
-  );
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let output = "";
   child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
@@ -103,7 +101,7 @@ function fill(file: string): void {
   }
 }
 
-/** The launcher compiles the service with ts-node and starts an engine: on a busy machine, slow. */
+/** The launcher starts an engine, then the service: on a busy machine, slow. */
 const STARTS_WITHIN_MS = 120_000;
 
 function readEnginePid(dataDir: string): number | undefined {
@@ -132,6 +130,9 @@ async function killAndWait(pid: number): Promise<void> {
 
 const cannotMount = whyNoMount();
 const FIVE = [1, 2, 3, 4, 5].map((n) => `Branch ${n}`);
+// What the launcher runs (globalSetup built it; again here if a source changed since).
+beforeAll(() => ensureServiceBuilt(), 120_000);
+
 const onRootWithMount = cannotMount ? describe.skip : describe;
 
 onRootWithMount(

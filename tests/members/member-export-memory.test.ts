@@ -37,10 +37,11 @@ const MEMBERS = 15_000;
  * Streaming holds one batch of 100 records, the selection's ids (15 000 UUIDs, ~1 MB) and the
  * response's 16 KB high-water mark: a few MB. What RSS shows on top of that is garbage V8 has
  * not collected yet: under the heap limit below, the old generation may grow by about a third
- * of the live heap (~60 MB here, ts-node's compiler included) between full collections. The
- * streaming export's rise measured 10-25 MB with this test's client (the higher figures with
- * other test files running beside it), and at most 26 MB over some twenty runs of earlier
- * variants of it on this machine.
+ * of the live heap (~60 MB here when the service ran through ts-node, its compiler included;
+ * less now that it runs compiled) between full collections. The streaming export's rise
+ * measured 10-25 MB with this test's client (the higher figures with other test files running
+ * beside it), and at most 26 MB over some twenty runs of earlier variants of it on this
+ * machine.
  *
  * Holding the records is what the bound is for: the export changed to collect every record
  * before writing rose by 72-78 MB (15 000 records; ~1.5 KB each when live, plus the

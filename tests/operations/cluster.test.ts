@@ -14,6 +14,7 @@ import {
   stopAll,
   type ServiceProcess,
 } from "../support/service-process";
+import { COMPILED } from "../support/service-build";
 
 /*
  * WORKERS=2 as `npm start` runs it: the development launcher (tools/dev-db/start.ts) starts an
@@ -85,7 +86,7 @@ function processes(): Proc[] {
 function workerPids(): number[] {
   const primary = service!.child.pid;
   return processes()
-    .filter((p) => p.ppid === primary && p.cmdline.includes("tools/dev-db/start.ts"))
+    .filter((p) => p.ppid === primary && p.cmdline.includes(COMPILED.launcher))
     .map((p) => p.pid);
 }
 

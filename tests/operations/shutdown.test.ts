@@ -1,31 +1,29 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { freePort } from "../support/free-port";
+import { COMPILED, ensureServiceBuilt } from "../support/service-build";
 import { TEST_JWT_SECRET } from "../support/test-app";
 
 const root = path.join(__dirname, "..", "..");
 
 describe("the service process", () => {
   it("stops cleanly on SIGTERM: exit 0, after logging that it stopped", async () => {
+    await ensureServiceBuilt();
     const port = await freePort();
-    const child = spawn(
-      process.execPath,
-      ["-r", "ts-node/register/transpile-only", "src/main.ts"],
-      {
-        cwd: root,
-        env: {
-          ...process.env,
-          PORT: String(port),
-          HOST: "127.0.0.1",
-          MONGODB_URI: process.env.TEST_MONGODB_URI,
-          DB_NAME: `t_shutdown_${port}`,
-          JWT_SECRET: TEST_JWT_SECRET,
-          NODE_ENV: "development",
-          LOG_LEVEL: "info",
-        },
-        stdio: ["ignore", "pipe", "pipe"],
+    const child = spawn(process.execPath, [COMPILED.service], {
+      cwd: root,
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: "127.0.0.1",
+        MONGODB_URI: process.env.TEST_MONGODB_URI,
+        DB_NAME: `t_shutdown_${port}`,
+        JWT_SECRET: TEST_JWT_SECRET,
+        NODE_ENV: "development",
+        LOG_LEVEL: "info",
       },
-    );
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let output = "";
     child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
@@ -33,24 +31,29 @@ describe("the service process", () => {
       child.once("exit", (code) => resolve(code)),
     );
 
-    const deadline = Date.now() + 30_000;
-    let healthy = false;
-    while (!healthy && Date.now() < deadline) {
-      healthy = await fetch(`http://127.0.0.1:${port}/api/v1/health`).then(
-        (r) => r.ok,
-        () => false,
-      );
-      if (!healthy) await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-    expect(healthy).toBe(true);
+    try {
+      const deadline = Date.now() + 30_000;
+      let healthy = false;
+      while (!healthy && Date.now() < deadline) {
+        healthy = await fetch(`http://127.0.0.1:${port}/api/v1/health`).then(
+          (r) => r.ok,
+          () => false,
+        );
+        if (!healthy) await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      expect(healthy).toBe(true);
 
-    const inFlight = fetch(`http://127.0.0.1:${port}/api/v1/branch-service`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    const signalledAt = Date.now();
-    child.kill("SIGTERM");
-    expect((await inFlight).status).toBe(200);
-    expect(await exited).toBe(0);
-    expect(Date.now() - signalledAt).toBeLessThan(10_000);
-    expect(output).toContain('"msg":"stopped"');
+      const inFlight = fetch(`http://127.0.0.1:${port}/api/v1/branch-service`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const signalledAt = Date.now();
+      child.kill("SIGTERM");
+      expect((await inFlight).status).toBe(200);
+      expect(await exited).toBe(0);
+      expect(Date.now() - signalledAt).toBeLessThan(10_000);
+      expect(output).toContain('"msg":"stopped"');
+    } finally {
+      // A failed expectation must not leave the service running after the test.
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    }
   }, 60_000);
 });

@@ -32,8 +32,7 @@ async function round(keptAlive: boolean): Promise<{ signIn: Probe; exitCode: num
     BCRYPT_COST: "10",
     LOG_LEVEL: "warn",
   });
-  // On a loaded machine ts-node can take longer than the helper waits for one start.
-  const service = await startServiceProcess(env).catch(() => startServiceProcess(env));
+  const service = await startServiceProcess(env);
   try {
     const agent = keptAlive ? new http.Agent({ keepAlive: true, maxSockets: 1 }) : undefined;
     if (agent) expect((await probe(`${service.url}/api/v1/`, 5_000, { agent })).status).toBe(200);

@@ -5,6 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { buildUser, login, TEST_PASSWORD } from "../support/factories";
 import { TestMailbox } from "../support/mailbox";
+import { COMPILED } from "../support/service-build";
 import {
   enginePid,
   factoryApp,
@@ -206,15 +207,11 @@ describe("a launcher killed with SIGKILL", () => {
   }, 60_000);
 
   it("refuses a launcher on a folder in use, and names the variable that avoids it", async () => {
-    const launcher = spawn(
-      process.execPath,
-      ["-r", "ts-node/register/transpile-only", "tools/dev-db/start.ts"],
-      {
-        cwd: path.join(__dirname, "..", ".."),
-        env: { ...process.env, ...env, PORT: "0" },
-        stdio: ["ignore", "pipe", "pipe"],
-      },
-    );
+    const launcher = spawn(process.execPath, [COMPILED.launcher], {
+      cwd: path.join(__dirname, "..", ".."),
+      env: { ...process.env, ...env, PORT: "0" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let output = "";
     third = launcher;
     launcher.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));

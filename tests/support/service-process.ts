@@ -4,28 +4,24 @@ import path from "node:path";
 import { MongoClient } from "mongodb";
 import supertest from "supertest";
 import { freePort } from "./free-port";
+import { COMPILED, ensureServiceBuilt } from "./service-build";
 import { BOOTSTRAP_ADMIN } from "./factories";
 import type { TestMailbox } from "./mailbox";
 import { RELAXED_LIMITS, TEST_JWT_SECRET, type TestApp } from "./test-app";
 
 /*
- * The service as operators run it: `src/main.ts` in a process of its own (through ts-node, as
- * tests/operations/shutdown.test.ts does), configured only through its environment; or as
- * `npm start` runs it, through the development launcher (tools/dev-db/start.ts), which starts
- * a database in DATA_DIR when MONGODB_URI is empty.
+ * The service as operators run it: `src/main.ts` compiled (dist/src/main.js, as the Dockerfile
+ * runs it) in a process of its own, configured only through its environment; or as `npm start`
+ * runs it, through the compiled development launcher (tools/dev-db/start.ts), which starts a
+ * database in DATA_DIR when MONGODB_URI is empty. dist/ is built once per run
+ * (tests/support/service-build.ts).
  */
 
 /** Which entry point a test spawns. */
-export type Entry = "service" | "launcher";
-
-const ENTRIES: Record<Entry, string> = {
-  service: "src/main.ts",
-  launcher: "tools/dev-db/start.ts",
-};
+export type Entry = keyof typeof COMPILED;
 
 const root = path.join(__dirname, "..", "..");
-/** Generous: a loaded machine compiles the service (ts-node) slowly. */
-// The service compiles its sources as it starts (ts-node): slow on a small, busy machine.
+/** Generous: a small, busy machine can be slow to load the service and reach its database. */
 const START_TIMEOUT_MS = 180_000;
 const STOP_GRACE_MS = 10_000;
 
@@ -63,14 +59,16 @@ export function serviceEnv(overrides: Record<string, string>): Record<string, st
 }
 
 /**
- * Spawns the service with `env` (on top of this process's environment) on a free port and
- * waits until /api/v1/health answers 200. Rejects, with what the process printed, if it exits
- * or is not healthy within 180 s; the process is killed in that case.
+ * Spawns the compiled service with `env` (on top of this process's environment) on a free port
+ * and waits until /api/v1/health answers 200; dist/ is compiled first if a source changed.
+ * Rejects, with what the process printed, if it exits or is not healthy within 180 s; the
+ * process is killed in that case.
  */
 export async function startServiceProcess(
   env: Record<string, string>,
   entry: Entry = "service",
 ): Promise<ServiceProcess> {
+  await ensureServiceBuilt();
   for (let attempt = 1; ; attempt += 1) {
     const port = await freePort();
     try {
@@ -89,8 +87,7 @@ async function startServiceProcessOn(
   env: Record<string, string>,
   entry: Entry,
 ): Promise<ServiceProcess> {
-  const args = ["-r", "ts-node/register/transpile-only", ENTRIES[entry]];
-  const child = spawn(process.execPath, args, {
+  const child = spawn(process.execPath, [COMPILED[entry]], {
     cwd: root,
     env: { ...process.env, ...env, PORT: String(port) },
     stdio: ["ignore", "pipe", "pipe"],

@@ -3,6 +3,7 @@
  * second start with nothing changed does not wait for the compiler; any change, addition or
  * removal under src/ or tools/dev-db/ (or of the build's settings) compiles again.
  */
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -106,5 +107,31 @@ describe("npm start's build step", () => {
       }),
     ).toThrow("compile error");
     expect(isStale(root)).toBe(true);
+  });
+
+  it("lets one builder at a time compile: one that waited finds dist/ fresh", async () => {
+    const root = project(past);
+    const other = spawn(process.execPath, [
+      "-e",
+      `require(${JSON.stringify(path.resolve("tools/build-if-stale.js"))}).buildIfStale(` +
+        `${JSON.stringify(root)}, () => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1500))`,
+    ]);
+    const exited = new Promise((resolve) => other.once("exit", resolve));
+    const lock = path.join(root, "dist/.build-lock/pid");
+    while (!fs.existsSync(lock)) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(buildIfStale(root, build)).toBe(false);
+    expect(builds).toBe(0);
+    expect(await exited).toBe(0);
+    expect(isStale(root)).toBe(false);
+  });
+
+  it("takes over the lock of a builder that died holding it", () => {
+    const root = project(past);
+    const gone = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"]);
+    fs.mkdirSync(path.join(root, "dist/.build-lock"), { recursive: true });
+    fs.writeFileSync(path.join(root, "dist/.build-lock/pid"), gone.stdout.toString());
+    expect(buildIfStale(root, build)).toBe(true);
+    expect(builds).toBe(1);
+    expect(fs.existsSync(path.join(root, "dist/.build-lock"))).toBe(false);
   });
 });
