@@ -7,6 +7,8 @@ RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY scripts ./scripts
+# The scripts (the demo seed, the data-key rotation) reach the configured database through it.
+COPY tools/dev-db ./tools/dev-db
 RUN npm run build && npm prune --omit=dev
 
 # Runtime stage: production dependencies and compiled code only, as an unprivileged user.

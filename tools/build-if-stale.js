@@ -1,9 +1,9 @@
 "use strict";
 // Plain JavaScript: `npm start` runs it before anything is compiled.
 /**
- * `npm start`'s build step: compiles (tsconfig.build.json) only when a source of dist/ changed
+ * `npm start`'s and `npm run seed:demo`'s build step: compiles (tsconfig.build.json) only when a source of dist/ changed
  * since the last build, so starting again with one setting changed does not wait for the
- * compiler. What counts: every file and folder under src/ and tools/dev-db/ (a folder's time
+ * compiler. What counts: every file and folder under src/, tools/dev-db/ and scripts/ (a folder's time
  * changes when a file in it is added, renamed or deleted), the tsconfig files and package.json.
  * The stamp dist/.build-stamp carries the time the last successful build started, so a file
  * saved during a build still counts as newer.
@@ -17,7 +17,14 @@ const { execFileSync } = require("node:child_process");
 const fs = require("node:fs");
 const path = require("node:path");
 
-const SOURCES = ["src", "tools/dev-db", "tsconfig.json", "tsconfig.build.json", "package.json"];
+const SOURCES = [
+  "src",
+  "tools/dev-db",
+  "scripts",
+  "tsconfig.json",
+  "tsconfig.build.json",
+  "package.json",
+];
 const STAMP = path.join("dist", ".build-stamp");
 const LOCK = path.join("dist", ".build-lock");
 /** A lock without its owner's pid after this long was left by a builder that died taking it. */
@@ -121,13 +128,15 @@ if (require.main === module) {
   const root = path.join(__dirname, "..");
   const tsc = require.resolve("typescript/bin/tsc");
   try {
-    const built = buildIfStale(root, () =>
+    const built = buildIfStale(root, () => {
+      // Up to a minute on a small machine: say why nothing else shows meanwhile.
+      console.log("compiling dist/ (a source changed since the last build)");
       execFileSync(process.execPath, [tsc, "-p", "tsconfig.build.json"], {
         cwd: root,
         stdio: "inherit",
-      }),
-    );
-    if (!built) console.log("dist/ is up to date with src/ and tools/dev-db/: not compiling");
+      });
+    });
+    if (!built) console.log("dist/ is up to date with its sources: not compiling");
   } catch (error) {
     // The compiler has printed what is wrong; no stack of ours under it.
     process.exit(typeof error.status === "number" ? error.status : 1);

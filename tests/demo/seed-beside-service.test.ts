@@ -38,11 +38,11 @@ it("seeds the database the running launcher serves, and leaves it running", asyn
     LOG_LEVEL: "silent",
   };
   delete env.MONGODB_URI;
-  const { stdout } = await run(
-    process.execPath,
-    ["-r", "ts-node/register/transpile-only", "scripts/seed-demo.ts", "12"],
-    { cwd: ROOT, env },
-  );
+  // The command itself, as the README gives it (its build step finds dist/ fresh).
+  const { stdout } = await run("npm", ["run", "--silent", "seed:demo", "--", "12"], {
+    cwd: ROOT,
+    env,
+  });
   expect(stdout).toMatch(/seeded 12 members/);
   // Beside the 12, the demo's people part-way through onboarding or certified, as it reports.
   const people = Number(/(\d+) members part-way through onboarding or certified/.exec(stdout)?.[1]);

@@ -10,6 +10,7 @@ import { DEMO_PERSONAS, personaEmail } from "../../scripts/demo/demo-onboarding"
 import { REGIONS } from "../../src/mock/places";
 import { canonicalRegion } from "../../src/modules/members/regions";
 import { bearer, login, type TestUser } from "../support/factories";
+import { COMPILED } from "../support/service-build";
 import type { TestApp } from "../support/test-app";
 import { startScenario } from "../support/scenario";
 
@@ -25,23 +26,19 @@ beforeAll(async () => {
 afterAll(() => app?.close());
 
 function seed(args: string[], env: Record<string, string> = {}) {
-  return run(
-    process.execPath,
-    ["-r", "ts-node/register/transpile-only", "scripts/seed-demo.ts", ...args],
-    {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        MONGODB_URI: process.env.TEST_MONGODB_URI!,
-        DB_NAME: app.config.dbName,
-        // The service's data directory, so the seed seals SSS/TIN with the service's data key.
-        DATA_DIR: app.config.dataDir,
-        BCRYPT_COST: "4",
-        LOG_LEVEL: "silent",
-        ...env,
-      },
+  return run(process.execPath, [COMPILED.seedDemo, ...args], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      MONGODB_URI: process.env.TEST_MONGODB_URI!,
+      DB_NAME: app.config.dbName,
+      // The service's data directory, so the seed seals SSS/TIN with the service's data key.
+      DATA_DIR: app.config.dataDir,
+      BCRYPT_COST: "4",
+      LOG_LEVEL: "silent",
+      ...env,
     },
-  );
+  });
 }
 
 interface ListedMember {

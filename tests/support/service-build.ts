@@ -22,6 +22,10 @@ export const COMPILED = {
   service: "dist/src/main.js",
   /** tools/dev-db/start.ts, what `npm start` runs */
   launcher: "dist/tools/dev-db/start.js",
+  /** scripts/seed-demo.ts, what `npm run seed:demo` runs */
+  seedDemo: "dist/scripts/seed-demo.js",
+  /** bench/service-with-floor.ts, compiled by `npm run bench` itself (tsconfig.bench.json) */
+  benchFloor: "dist/bench/service-with-floor.js",
 } as const;
 
 let building: Promise<void> | undefined;

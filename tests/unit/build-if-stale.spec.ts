@@ -22,6 +22,7 @@ function project(at: number): string {
     "src/main.ts",
     "src/modules/a.ts",
     "tools/dev-db/start.ts",
+    "scripts/seed-demo.ts",
     "tsconfig.json",
     "tsconfig.build.json",
     "package.json",
@@ -30,7 +31,7 @@ function project(at: number): string {
     fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
     fs.writeFileSync(path.join(root, file), "// source\n");
   }
-  for (const place of [...files, "src/modules", "src", "tools/dev-db", "tools"])
+  for (const place of [...files, "src/modules", "src", "tools/dev-db", "tools", "scripts"])
     fs.utimesSync(path.join(root, place), at, at);
   return root;
 }
@@ -50,10 +51,19 @@ beforeEach(() => {
 });
 
 describe("npm start's build step", () => {
-  it("is what npm start runs before the service", () => {
+  it("is what npm start runs before the service, and the scripts before theirs", () => {
     expect(packageJson.scripts.start).toBe(
       "node tools/build-if-stale.js && node dist/tools/dev-db/start.js",
     );
+    for (const [name, script] of [
+      ["seed:demo", "seed-demo"],
+      ["mock", "mock"],
+      ["data-key:rotate", "rotate-data-key"],
+    ]) {
+      expect((packageJson.scripts as Record<string, string>)[name]).toBe(
+        `node tools/build-if-stale.js && node dist/scripts/${script}.js`,
+      );
+    }
   });
 
   it("builds a fresh clone, then not again while nothing changed", () => {
@@ -75,6 +85,7 @@ describe("npm start's build step", () => {
       "the launcher",
       (root: string) => fs.writeFileSync(path.join(root, "tools/dev-db/start.ts"), "x"),
     ],
+    ["a script", (root: string) => fs.writeFileSync(path.join(root, "scripts/seed-demo.ts"), "x")],
     [
       "the build settings",
       (root: string) => fs.writeFileSync(path.join(root, "tsconfig.json"), "{}"),
