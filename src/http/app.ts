@@ -20,12 +20,12 @@ import { createGraphqlServer } from "../graphql/graphql-server";
 import type { Services } from "../services";
 import { favicon, graphiqlAssets, graphiqlPage, swaggerUi } from "./explorers";
 import { useRequestShell } from "./request-shell";
-import { operationsRoutes, serviceRoot } from "./operations";
-import { describeMemberExport, memberExportRoute } from "./member-export";
-import { describeReportCsv, reportCsvRoute } from "./report-csv";
+import { addOperationsRoutes, serviceRoot } from "./operations";
+import { addMemberExportRoute, describeMemberExport } from "./member-export";
+import { addReportCsvRoute, describeReportCsv } from "./report-csv";
 import { dashboardRoutes } from "./dashboard";
 import { describeFileRoutes } from "./file-route-table";
-import { fileRoutes } from "./file-routes";
+import { addFileRoutes } from "./file-routes";
 import { bodyTooLarge } from "../errors/byte-size";
 import { jsonBody } from "./json-body";
 import { API_BASE, createRestApi } from "./rest/rest-api";
@@ -60,19 +60,18 @@ export async function createApp(
   describeMemberExport(rest.openApi);
   describeReportCsv(rest.openApi);
   describeFileRoutes(rest.openApi, config.files.maxBytes);
-  // One mount for everything under /api/v1: each mount a request passes rewrites its URL, which
-  // is parsed again on the way in and out, so every extra mount is routing work per request.
+  // One mount for everything under /api/v1, and the plain routes on it rather than in routers
+  // of their own: each router a request passes is entered (its URL rewritten, parsed again on
+  // the way in and out) whatever the path, so every extra one is routing work per request.
   const api = express.Router();
-  api.use(operationsRoutes(services.health));
+  addOperationsRoutes(api, services.health);
   api.use("/docs", swaggerUi(`${API_BASE}/openapi.json`));
-  api.use(memberExportRoute(schema, buildContext));
-  api.use(reportCsvRoute(buildContext));
-  api.use(
-    fileRoutes(buildContext, {
-      maxBytes: config.files.maxBytes,
-      bodyLimitBytes: config.bodyLimitBytes,
-    }),
-  );
+  addMemberExportRoute(api, schema, buildContext);
+  addReportCsvRoute(api, buildContext);
+  addFileRoutes(api, buildContext, {
+    maxBytes: config.files.maxBytes,
+    bodyLimitBytes: config.bodyLimitBytes,
+  });
   api.use(rest.router);
   app.use(API_BASE, api);
   app.get("/", serviceRoot);

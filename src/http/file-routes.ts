@@ -21,10 +21,11 @@ import { siteUploadHandlers, type FileHandler } from "./site-upload-handlers";
  * other route. Methods and paths are those of FILE_ROUTES, which the OpenAPI document is
  * written from too.
  */
-export function fileRoutes(
+export function addFileRoutes(
+  router: express.Router,
   buildContext: (req: Request, res: Response) => Promise<RequestContext>,
   limits: { maxBytes: number; bodyLimitBytes: number },
-): express.Router {
+): void {
   const handlers: Record<FileHandlerName, FileHandler> = {
     upload: async (req, res) => {
       const context = await buildContext(req, res);
@@ -70,7 +71,6 @@ export function fileRoutes(
     ...siteUploadHandlers(buildContext, limits),
   };
 
-  const router = express.Router();
   const json = jsonBody(limits.bodyLimitBytes, true);
   for (const route of Object.values(FILE_ROUTES)) {
     const method = route.method.toLowerCase() as "get" | "post" | "head" | "put";
@@ -80,7 +80,6 @@ export function fileRoutes(
       "application/json" in (route.requestBody.content as object);
     router[method](route.path, ...(takesJson ? json : []), (req, res) => handler(req, res, route));
   }
-  return router;
 }
 
 async function send(res: Response, file: FileRecord, body: Readable, cacheControl: string) {

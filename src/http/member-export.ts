@@ -22,12 +22,12 @@ export const MEMBER_EXPORT_ROLES: readonly Role[] = [Role.ADMIN];
  * pages), as CSV, streamed: records are read in batches and written as the client takes them,
  * so memory stays flat however many there are. Admin only; each export is audited.
  */
-export function memberExportRoute(
+export function addMemberExportRoute(
+  router: express.Router,
   schema: GraphQLSchema,
   buildContext: (req: Request, res: Response) => Promise<RequestContext>,
-): express.Router {
+): void {
   const listArgs = schema.getQueryType()!.getFields().members.args;
-  const router = express.Router();
   router.get(MEMBER_EXPORT_PATH, async (req, res) => {
     const context = await buildContext(req, res);
     assertAccess(context, MEMBER_EXPORT_ROLES);
@@ -57,7 +57,6 @@ export function memberExportRoute(
       res.destroy();
     }
   });
-  return router;
 }
 
 /** Waits for the client when its buffer is full: the backpressure that bounds memory. */

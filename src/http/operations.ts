@@ -21,8 +21,10 @@ export function serviceRoot(req: Request, res: Response): void {
 }
 
 /** Root metadata and health: plain express, they are about the process, not the domain. */
-export function operationsRoutes(health: { databaseUp(): Promise<boolean> }): express.Router {
-  const router = express.Router();
+export function addOperationsRoutes(
+  router: express.Router,
+  health: { databaseUp(): Promise<boolean> },
+): void {
   router.get("/", (_req, res) => {
     res.json(ABOUT);
   });
@@ -34,5 +36,4 @@ export function operationsRoutes(health: { databaseUp(): Promise<boolean> }): ex
       res.status(503).json({ status: "degraded", db: "down", uptime });
     }
   });
-  return router;
 }

@@ -22,10 +22,10 @@ function wantsCsv(req: Request): boolean {
  * admin check and the same service call, written as RFC 4180 rows with a BOM (as the member
  * export is). A request that does not ask for CSV goes on to the JSON route.
  */
-export function reportCsvRoute(
+export function addReportCsvRoute(
+  router: express.Router,
   buildContext: (req: Request, res: Response) => Promise<RequestContext>,
-): express.Router {
-  const router = express.Router();
+): void {
   router.get("/reports/:name", async (req, res, next) => {
     const name = req.params.name as ReportName;
     if (!Object.hasOwn(REPORTS, name) || !wantsCsv(req)) return next();
@@ -51,7 +51,6 @@ export function reportCsvRoute(
     res.setHeader("vary", "Accept");
     res.end(CSV_BOM + report.columns.join(",") + "\r\n" + lines.join(""));
   });
-  return router;
 }
 
 /** Each report path's CSV form in the OpenAPI document (Sofa describes only the JSON). */
