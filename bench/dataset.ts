@@ -7,6 +7,7 @@ import type { Connection } from "mongoose";
 import { clientOptionsFor } from "../src/db/connection";
 import { uuidv7 } from "../src/db/uuid";
 import { createUserModel } from "../src/modules/users/user.model";
+import { COMPILED } from "../tests/support/service-build";
 import { log } from "./options";
 
 /** Bump when the seed's shape changes, so an old benchmark database is seeded again. */
@@ -33,8 +34,7 @@ export async function ensureDatasets(uri: string, dataDir: string, sizes: readon
     if (fs.existsSync(markerFile) && fs.readFileSync(markerFile, "utf8") === marker) continue;
     log(`seeding ${members} demo members into ${databaseOf(members)} (once; reused later)`);
     const started = Date.now();
-    const script = ["-r", "ts-node/register/transpile-only", "scripts/seed-demo.ts"];
-    const args = [...script, String(members), "--fresh", "--members-only"];
+    const args = [COMPILED.seedDemo, String(members), "--fresh", "--members-only"];
     const seed = spawn(process.execPath, args, {
       cwd: path.join(__dirname, ".."),
       env: {

@@ -4,21 +4,12 @@
  * request shell of src/http/request-shell.ts, the same authentication and service calls) and
  * answering the same JSON, with nothing else. It runs inside the service's process
  * (service-with-floor.ts), so both share one heap, one pool and one process's luck.
- *
- * Beside it, Apollo alone: the service's own Apollo set-up (createGraphqlServer, the same
- * plugins, limits and context builder) over a one-field schema whose resolver returns a
- * constant, against an express route that reads the same JSON body and answers the same JSON.
- * What separates the two is Apollo's pipeline and GraphQL execution.
  */
-import { expressMiddleware } from "@as-integrations/express5";
 import express from "express";
-import { buildSchema } from "graphql";
 import http from "node:http";
 import { pipeline } from "node:stream/promises";
 import type { Config } from "../src/config";
-import { createContextBuilder } from "../src/graphql/context";
 import { ok, paged } from "../src/graphql/envelopes";
-import { createGraphqlServer } from "../src/graphql/graphql-server";
 import { expressServerOptions } from "../src/http/node-server";
 import type { Logger } from "../src/logger";
 import { OfficeSortBy, SortOrder } from "../src/modules/offices/office.input";
@@ -37,7 +28,7 @@ import { EventSortBy } from "../src/modules/events/event.enums";
 import { MemberStatus } from "../src/modules/members/member.enums";
 import { User } from "../src/modules/users/user.type";
 
-export async function createFloorApp(services: Services, config: Config, log: Logger) {
+export function createFloorApp(services: Services, config: Config, log: Logger) {
   const app = express();
   useRequestShell(app, config, services, log);
   const paging = (req: express.Request) => ({
@@ -136,14 +127,6 @@ export async function createFloorApp(services: Services, config: Config, log: Lo
       res.status(401).json({ code: "INVALID_CREDENTIALS", message: "Invalid email or password" });
     }
   });
-  // Apollo alone, and its express counterpart.
-  const graphql = createGraphqlServer({ schema, introspection: false, exposeErrorDetail: false });
-  await graphql.start();
-  const buildContext = createContextBuilder(services, log, { secureCookies: false });
-  const body = express.json({ limit: config.bodyLimitBytes });
-  app.post(ALONE_PATHS.express, body, (_req, res) => res.json({ data: { office: OFFICE } }));
-  const apollo = expressMiddleware(graphql, { context: ({ req, res }) => buildContext(req, res) });
-  app.use(ALONE_PATHS.apollo, body, apollo);
   return app;
 }
 
@@ -172,30 +155,3 @@ export function listenFloor(app: express.Express, config: Config, port: number):
   };
   return http.createServer(expressServerOptions(app), handler).listen(port, config.host);
 }
-
-/** The paths, under the floor's port, of the two routes. */
-export const ALONE_PATHS = { express: "/alone/express", apollo: "/alone/graphql" } as const;
-
-export const ALONE_QUERY = `query Office($id: ID!) {
-  office(id: $id) { id name level description maxSlots activeHolders createdAt updatedAt }
-}`;
-
-const OFFICE = {
-  id: "0190f0aa-1111-7222-8333-444455556666",
-  name: "Chaplain General",
-  level: "NATIONAL",
-  description: "Leads the corps of chaplains across the whole organisation.",
-  maxSlots: 1,
-  activeHolders: 1,
-  createdAt: "2026-01-05T09:30:00.000Z",
-  updatedAt: "2026-03-17T14:05:00.000Z",
-};
-
-const schema = buildSchema(`
-  type Office {
-    id: ID! name: String! level: String! description: String maxSlots: Int
-    activeHolders: Int! createdAt: String! updatedAt: String!
-  }
-  type Query { office(id: ID!): Office }
-`);
-schema.getQueryType()!.getFields().office.resolve = () => OFFICE;

@@ -48,8 +48,8 @@ export async function inTurns<T>(
 /**
  * Several loads in turns (inTurns), `turns` rounds of `turnSeconds` (whole: autocannon stops on
  * its tick). A spec with an `amount` takes that many answers a turn instead, so that no request
- * is cut off while the database still works on it. `cpuOf`, the server's CPU time so far in µs,
- * is read around every turn.
+ * is cut off while the database still works on it, and that turn's time and CPU run to its last
+ * answer (run). `cpuOf`, the server's CPU time so far in µs, is read for every turn.
  */
 export async function measureInTurns(
   specs: LoadSpec[],
@@ -58,11 +58,11 @@ export async function measureInTurns(
 ): Promise<LoadResult[]> {
   const runs = specs.map(() => [] as (Awaited<ReturnType<typeof run>> & { cpu: number })[]);
   await inTurns([...specs.entries()], turns, async ([index, spec]) => {
-    const cpuBefore = cpuOf?.() ?? 0;
     const one = await run(
       spec.amount === undefined ? { ...spec, durationSeconds: turnSeconds } : spec,
+      cpuOf,
     );
-    runs[index].push({ ...one, cpu: (cpuOf?.() ?? 0) - cpuBefore });
+    runs[index].push({ ...one, cpu: one.cpu ?? 0 });
   });
   return runs.map((each) => {
     const add = (key: "total" | "seconds" | "failures" | "cpu") =>
@@ -93,10 +93,18 @@ export function resultOf(times: number[], seconds: number, failures: number, tot
   };
 }
 
-/** One autocannon load: every response's time (ms), the answers, the failures, its seconds. */
-export async function run(spec: LoadSpec) {
+/**
+ * One autocannon load: every response's time (ms), the answers, the failures, its seconds and,
+ * given `cpuOf`, the server's CPU time over them. A load of an `amount` ends at its last answer:
+ * autocannon reports it only on its next once-a-second tick, and its duration and the server's
+ * idle CPU until then would belong to no answer.
+ */
+export async function run(spec: LoadSpec, cpuOf?: () => number) {
   const times: number[] = [];
   let unexpected = 0;
+  const startedAt = performance.now();
+  const cpuBefore = cpuOf?.();
+  let last: { at: number; cpu?: number } | undefined;
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon(
       {
@@ -119,14 +127,17 @@ export async function run(spec: LoadSpec) {
     instance.on("response", (_client, status, _bytes, responseTime) => {
       times.push(responseTime);
       if (spec.expectedStatus !== undefined && status !== spec.expectedStatus) unexpected += 1;
+      if (times.length === spec.amount) last = { at: performance.now(), cpu: cpuOf?.() };
     });
   });
+  last ??= { at: performance.now(), cpu: cpuOf?.() };
   const off = spec.expectedStatus === undefined ? result.non2xx : unexpected;
   return {
     times,
     total: result.requests.total,
-    seconds: result.duration,
+    seconds: spec.amount === undefined ? result.duration : (last.at - startedAt) / 1000,
     failures: off + result.errors + result.timeouts,
+    cpu: cpuBefore === undefined || last.cpu === undefined ? undefined : last.cpu - cpuBefore,
   };
 }
 

@@ -117,21 +117,3 @@ export function cpuRatios(
   });
   return each.length === 0 ? [] : [{ group, ratio: median(each), runs: each }];
 }
-
-export type ApolloAlone = NonNullable<ReturnType<typeof apolloAlone>>;
-
-/** Apollo alone, its express counterpart, and a title by id through /graphql and the floor. */
-export function apolloAlone(run: Measured[]) {
-  const floor = resultIn(run, "office by id", "floor");
-  const graphql = resultIn(run, "office by id", "GraphQL");
-  const floorUs = floor?.cpuMicrosPerRequest;
-  const graphqlUs = graphql?.cpuMicrosPerRequest;
-  const expressUs = resultIn(run, "Apollo alone", "floor")?.cpuMicrosPerRequest;
-  const apolloUs = resultIn(run, "Apollo alone", "GraphQL")?.cpuMicrosPerRequest;
-  if (!floor || !graphql || !floorUs || !graphqlUs || !expressUs || !apolloUs) return undefined;
-  // The floor's time with only Apollo's own addition on top, as a ratio to the floor.
-  const onlyApollo = floorUs / (floorUs + Math.max(0, apolloUs - expressUs));
-  // What /graphql measured against the floor in the same run (throughput).
-  const graphqlRatio = throughputRatio(graphql, floor);
-  return { floorUs, graphqlUs, expressUs, apolloUs, onlyApollo, graphqlRatio };
-}

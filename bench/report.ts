@@ -7,13 +7,11 @@ import type { PageVsDriver } from "./driver-alone";
 import type { LoadResult } from "./load";
 import type { ReportInput, SizeResult } from "./report-input";
 import {
-  apolloAlone,
   ceilingText,
   count,
   fixed,
   heading,
   mean,
-  medianBy,
   medianRatios,
   cpuRatios,
   ms,
@@ -22,7 +20,6 @@ import {
   resultIn,
   rps,
   TARGET,
-  type ApolloAlone,
   type Measured,
 } from "./report-sections";
 import { bySizeSection } from "./report-text";
@@ -41,10 +38,6 @@ export function keepHandWritten(report: string, previous: string | null): string
 
 export function renderReport(input: ReportInput): string {
   const { options, storm, csvExport, page } = input;
-  const apolloRuns = input.readRuns.map(apolloAlone);
-  const timed = apolloRuns.filter((one) => one !== undefined);
-  // The run whose Apollo addition is the median of the runs' (none when no run timed it).
-  const apollo: ApolloAlone | undefined = medianBy(timed, (one) => one.apolloUs - one.expressUs);
   const stormFactor = storm.during.p99 / Math.max(1, storm.alone.p99);
   const [smallest, largest] = [input.sizes[0], input.sizes[input.sizes.length - 1]];
   const rssGrowth = largest.serviceRssMb - smallest.serviceRssMb;
@@ -68,7 +61,7 @@ export function renderReport(input: ReportInput): string {
     }),
   );
   // A missed target's reason is written once, below the table: several targets share one.
-  const why = reasons(input, apollo, bursts);
+  const why = reasons(input, bursts);
   const missed = new Set<keyof typeof why>();
   const verdict = (met: boolean, reason: keyof typeof why) => {
     if (met) return "met";
@@ -97,7 +90,7 @@ export function renderReport(input: ReportInput): string {
     input.engine === "ferretdb"
       ? 'The development engine, FerretDB v1 on SQLite, uses no index but `_id` (an `_id`, an `_id $in` or an `_id` beside other conditions, with the install\'s patches): every other query reads and decodes every document of its collection from its stored JSON, filters it, and sorts what matches in memory. So member lists, searches and GET /users grow in step with the membership (table "By member count"), and the engine, not the service, takes the time (section "A member page against the driver alone"). On MongoDB the same queries walk the declared indexes (section "Capacity plan for MongoDB"): a page reads its skip + 10 index keys and 10 documents, a count reads index keys only.'
       : `The engine was ${input.engine}.`,
-    "Office titles are a few hundred documents, read with the appointments' lapsed-terms query first: on this engine those reads are bound by the engine too, so their ratios to the floor move with it; the service's CPU per answer (beside the ratios, and in \"What Apollo alone costs\") shows what the interfaces add. The engine, the service and the load generator share the machine's cores.",
+    "Office titles are a few hundred documents, read with the appointments' lapsed-terms query first: on this engine those reads are bound by the engine too, so their ratios to the floor move with it; the service's CPU per answer beside the ratios shows what the interfaces add, and `--only=layers` (bench/layers.ts) what each interface's own layers cost with no database. The engine, the service and the load generator share the machine's cores.",
     "",
     "## Targets",
     "",
@@ -153,7 +146,6 @@ export function renderReport(input: ReportInput): string {
     ),
     "",
     "The hand-written floor (bench/floor-server.ts) is express with the service's own request shell (request id and log, security headers, CORS, rate limit: src/http/request-shell.ts) on the same node server (`expressServerOptions`), the same authentication and the same OfficeService call the REST route ends in (which reads the titles through OfficeRepository), answering the same JSON, with no GraphQL execution and no Sofa. It listens inside the service's process (bench/service-with-floor.ts): identical processes ran up to 1.5 × apart on this machine, so a floor in a process of its own made each ratio also a comparison of two processes' luck.",
-    ...apolloAloneSection(apolloRuns),
     ...heading("Streaming CSV export"),
     `GET /members/export.csv of all ${count(csvExport.rows)} records (archived included) at ${target} members: ${csvExport.seconds} s; the service's resident memory rose by at most ${csvExport.peakGrowthMb} MB over its ${csvExport.baselineMb} MB while streaming (sampled every 100 ms).`,
     ...renderCapacityPlan(input.capacity),
@@ -161,13 +153,15 @@ export function renderReport(input: ReportInput): string {
   ].join("\n");
 }
 
+/** The service's mean CPU time per answer of `group` through `via` over the runs that timed it. */
+function meanCpu(runs: Measured[][], group: string, via: Measured["via"]): number | undefined {
+  const each = runs.flatMap((run) => resultIn(run, group, via)?.cpuMicrosPerRequest || []);
+  return each.length === 0 ? undefined : mean(each);
+}
+
 /** The service's CPU time per answer through `via` and through the floor, over all runs. */
 function cpuText(runs: Measured[][], group: string, via: Measured["via"]): string {
-  const of = (side: Measured["via"]) => {
-    const each = runs.flatMap((run) => resultIn(run, group, side)?.cpuMicrosPerRequest || []);
-    return each.length === 0 ? undefined : mean(each);
-  };
-  const [interfaceUs, floorUs] = [of(via), of("floor")];
+  const [interfaceUs, floorUs] = [meanCpu(runs, group, via), meanCpu(runs, group, "floor")];
   if (interfaceUs === undefined || floorUs === undefined) return "";
   return `; the service's CPU per answer ${Math.round(interfaceUs)} µs, the floor's ${Math.round(floorUs)} µs`;
 }
@@ -175,22 +169,23 @@ function cpuText(runs: Measured[][], group: string, via: Measured["via"]): strin
 const meanMs = (result: LoadResult) => fixed(msPer(result), 1);
 
 /** Why a target can miss on this machine, under the title its verdict names. */
-function reasons(input: ReportInput, apollo: ApolloAlone | undefined, bursts: SizeResult[]) {
+function reasons(input: ReportInput, bursts: SizeResult[]) {
   const { engine, page } = input;
+  const floorUs = meanCpu(input.readRuns, "office by id", "floor");
   return {
     "Member reads on the development engine":
       engine === "ferretdb"
         ? `FerretDB v1 uses no index but \`_id\`: for each of these requests the engine reads and decodes every member record (for GET /users, every account) to find the page, and again to count them, filters them and sorts the matches in memory. At ${count(input.options.targetSize)} members the page's queries through the driver alone took ${meanMs(page.driver)} ms on average (section "A member page against the driver alone"), so the time is the engine's scans, and it grows in step with the membership (table "By member count"). MongoDB answers the same queries from the declared indexes (section "Capacity plan for MongoDB")`
         : `The engine (${engine}) took ${meanMs(page.driver)} ms on average for a page's queries through the driver alone (section "A member page against the driver alone")`,
     "A member page against the driver alone": `Through the service a page took ${meanMs(page.service)} ms on average, through the driver alone ${meanMs(page.driver)} ms. The service adds HTTP, the two reads by \`_id\` of every signed-in request (its account and session), Sofa and GraphQL execution, mongoose's query building and presenting the records; the engine serves the two extra reads on the same cores as everything else`,
-    "Ratios to the floor": `The floor does only the request shell, authentication and the service call, so what an interface adds per request weighs against little: about ${apollo ? `${Math.round(apollo.floorUs)} µs` : "150–200 µs"} of the service's CPU for a signed-in title by id${apollo ? " in this run" : ""}. REST runs Sofa, mounted as its documentation shows, behind the route's gate: it adds the gate's argument checks, Sofa's router matching the path again through a fetch Request, its handler and fetch Response, and graphql-js execution with its resolvers and scalars. /graphql adds Apollo Server, which the architecture requires there: its request pipeline (the hash of the query text that finds its parsed document, the plugin hooks of every stage, content negotiation, the response's serialisation) and the JSON body read through body-parser. ${apollo ? `Measured in the same process as CPU time per answer (section "What Apollo alone costs" below): /graphql took ${Math.round(apollo.graphqlUs - apollo.floorUs)} µs more than the floor for a title by id, and the service's Apollo set-up by itself, over a resolver that returns a constant, ${Math.round(apollo.apolloUs - apollo.expressUs)} µs more than an express route reading the same body and answering the same JSON; that addition alone on the floor's ${Math.round(apollo.floorUs)} µs would leave /graphql at about ${ratioText(apollo.onlyApollo)} × the floor. ` : ""}Within one run the ratios still move by about a tenth from turn to turn with the machine's drift`,
+    "Ratios to the floor": `The floor does only the request shell, authentication and the service call, so what an interface adds per request weighs against little: about ${floorUs === undefined ? "150–200 µs" : `${Math.round(floorUs)} µs`} of the service's CPU for a signed-in title by id${floorUs === undefined ? "" : " in this run"}. REST runs Sofa, mounted as its documentation shows, behind the route's gate: it adds the gate's argument checks, Sofa's router matching the path again through a fetch Request, its handler and fetch Response, and graphql-js execution with its resolvers and scalars. /graphql adds Apollo Server, which the architecture requires there: its request pipeline (the hash of the query text that finds its parsed document, the plugin hooks of every stage, content negotiation, the response's serialisation) and the JSON body read through body-parser; \`--only=layers\` (bench/layers.ts) measures what each interface's layers add with no database. Within one run the ratios still move by about a tenth from turn to turn with the machine's drift`,
     "GET /offices p99 at 100 connections": `A hundred connections, each sending its next request as soon as the last is answered, wait on each other: the mean time to an answer is 100 ÷ the answers per second, so a p99 under 25 ms needs well over 4 000 answers/s. Every GET /offices reads the titles from the engine, which on FerretDB scans their collection (and, before it, the appointments for lapsed terms), so the requests queue at the engine, on the two cores it shares with the service and the load generator. The same reads without Sofa or GraphQL do not get there either: the hand-written floor's GET /offices at 100 connections, measured right after, had a p99 of ${input.storm.floor.p99} ms at ${rps(input.storm.floor)} req/s`,
     Memory:
       "Nothing of a collection is kept in the service, so what grows with the membership is what the requests held at the moment of reading or how V8 sized its heap; a heap snapshot after the same load at both counts would tell which",
     "Reports against the driver alone":
       "A report is an aggregation the engine runs over the member records; the service adds HTTP, its account and session read by `_id`, Sofa and GraphQL execution and the envelope, which weigh against a few milliseconds only when the engine's part is that small",
     "The service's CPU per answer":
-      "REST runs Sofa behind the route's gate: Sofa's request layer (its fetch Request and Response, its router matching the path again, TypeBox's checks of the path and query) and the route's operation compiled once (src/graphql/compiled-operations.ts); /graphql runs Apollo's request pipeline and graphql-js. Both weigh against a floor that does little else than authenticate and read; section \"What Apollo alone costs\" shows the floor's CPU per answer in the same run",
+      "REST runs Sofa behind the route's gate: Sofa's request layer (its fetch Request and Response, its router matching the path again, TypeBox's checks of the path and query) and the route's operation compiled once (src/graphql/compiled-operations.ts); /graphql runs Apollo's request pipeline and graphql-js. Both weigh against a floor that does little else than authenticate and read",
     Revalidations:
       "A matching `If-None-Match` is answered before the caller's context is built (src/http/rest/rest-api.ts): what is left is the request shell (the request id and log line, the security headers, the rate limit), the router's matching and the version, read from `change_stamps` at most once a second (src/db/change-stamps.ts)",
     "Sign-in bursts on the development engine": burstReason(bursts, engine),
@@ -275,20 +270,5 @@ function burstSection(bursts: SizeResult[]): string[] {
       const b = size.burst!;
       return [row(size.members, b, "REST", b.rest), row(size.members, b, "floor", b.floor)];
     }),
-  ];
-}
-
-function apolloAloneSection(each: (ApolloAlone | undefined)[]): string[] {
-  if (each.every((one) => one === undefined)) return [];
-  const us = (value: number) => `${Math.round(value)} µs`;
-  const row = (one: ApolloAlone, run: number) =>
-    `| ${run} | ${us(one.floorUs)} | ${us(one.graphqlUs)} | ${us(one.graphqlUs - one.floorUs)} | ${us(one.expressUs)} | ${us(one.apolloUs)} | ${us(one.apolloUs - one.expressUs)} | ${ratioText(one.onlyApollo)} | ${ratioText(one.graphqlRatio)} |`;
-  return [
-    ...heading("What Apollo alone costs"),
-    "Beside the floor, on its port and behind the same request shell (bench/floor-server.ts): the service's own Apollo set-up (`createGraphqlServer`: the same plugins, limits, error formatting and context builder) over a one-field schema whose resolver returns a constant, and an express route that reads the same JSON body and answers the same JSON. Their rows are in the table above (\"Apollo alone\"); they take turns like a ratio group. The times are the service process's CPU time per answer over a scenario's turns (/proc), all four in that one process. What Apollo alone adds is its pipeline and GraphQL execution with no service work behind them; the last but one column puts only that on top of the floor.",
-    "",
-    "| Run | Floor, title by id | /graphql, title by id | /graphql adds | express alone | Apollo alone | Apollo adds | Floor ÷ (floor + Apollo's addition) | /graphql × floor, measured |",
-    "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
-    ...each.flatMap((one, index) => (one ? [row(one, index + 1)] : [])),
   ];
 }

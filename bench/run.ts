@@ -11,8 +11,8 @@
  * --only=<text>: printed, not written to docs/performance.md, for trying a change quickly:
  * `members` the member reads at every count, `page` the member page against the driver alone,
  * `report` office reports against their aggregations through the driver (bench/driver-alone.ts),
- * `layers` REST's layers on a title by id with no database (bench/rest-layers.ts, with
- * NODE_ENV=production), `reader` the engine's speed patch (bench/engine-reader.ts), `storm` the login storm, `burst` 20 sign-ins at once against cores ÷
+ * `layers` REST's and /graphql's layers on a title by id with no database (bench/layers.ts,
+ * with NODE_ENV=production), `reader` the engine's speed patch (bench/engine-reader.ts), `storm` the login storm, `burst` 20 sign-ins at once against cores ÷
  * one hash's time (through REST and through the floor), `files` uploads (bench/uploads.ts),
  * anything else the read scenarios whose name contains it (case-insensitive); all but `members`
  * at the target count only.
@@ -27,7 +27,7 @@ import { ensureDatasets, resetDatabase } from "./dataset";
 import { measurePageVsDriver, measureReportsVsDriver } from "./driver-alone";
 import { measureReaderGain } from "./engine-reader";
 import { readsAt } from "./member-reads";
-import { measureRestLayers } from "./rest-layers";
+import { measureLayers } from "./layers";
 import { log, parseBenchArguments, type BenchOptions } from "./options";
 import { keepHandWritten, renderReport } from "./report";
 import type { ReportInput, SizeResult } from "./report-input";
@@ -38,21 +38,21 @@ import { signInBurst } from "./sign-in-burst";
 import { loginStorm, readSuite, targetSuite, type TargetPart } from "./suite";
 import { measureUploads } from "./uploads";
 
-/** The engine with every count's dataset seeded, and the service and floor compiled. */
+/** The service, the floor and the seed compiled, and the engine with every count's dataset. */
 async function withEngine<T>(options: BenchOptions, use: (engine: Engine) => Promise<T>) {
+  // Compiled, as `npm start` runs it (ts-node would add to its memory); incrementally, so a
+  // run after no change to the sources does not wait for the compiler.
+  log("compiling the service, the floor and the seed (tsconfig.bench.json)");
+  const tsc = require.resolve("typescript/bin/tsc");
+  const buildInfo = path.join("dist", ".bench.tsbuildinfo");
+  const args = ["-p", "tsconfig.bench.json", "--incremental", "--tsBuildInfoFile", buildInfo];
+  execFileSync(process.execPath, [tsc, ...args], {
+    cwd: path.join(__dirname, ".."),
+    stdio: "inherit",
+  });
   const engine = await startEngine({ dataDir: options.dataDir, log });
   try {
     await ensureDatasets(engine.uri, options.dataDir, options.sizes);
-    // Compiled, as `npm start` runs it (ts-node would add to its memory); incrementally, so a
-    // run after no change to the sources does not wait for the compiler.
-    log("compiling the service and the floor (tsconfig.bench.json)");
-    const tsc = require.resolve("typescript/bin/tsc");
-    const buildInfo = path.join("dist", ".bench.tsbuildinfo");
-    const args = ["-p", "tsconfig.bench.json", "--incremental", "--tsBuildInfoFile", buildInfo];
-    execFileSync(process.execPath, [tsc, ...args], {
-      cwd: path.join(__dirname, ".."),
-      stdio: "inherit",
-    });
     return await use(engine);
   } finally {
     await engine.stop();
@@ -106,7 +106,7 @@ const QUICK: Record<string, (at: At) => Promise<unknown>> = {
 async function main(): Promise<void> {
   const options = parseBenchArguments(process.argv.slice(2));
   const only = options.only;
-  if (only === "layers") return void (await measureRestLayers());
+  if (only === "layers") return void (await measureLayers());
   if (only === "reader") return measureReaderGain(options);
   if (only !== null) {
     const quick = Object.hasOwn(QUICK, only) ? QUICK[only] : readSuite;

@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { buildOperationNodeForField } from "@graphql-tools/utils";
-import { buildSchema, OperationTypeNode, print } from "graphql";
+import { buildSchema, OperationTypeNode, print, type GraphQLSchema } from "graphql";
 import type { Db } from "mongodb";
 import { DEMO_PASSWORD } from "../scripts/demo/demo-data";
 import type { DevEngine } from "../tools/dev-db/engine";
@@ -105,12 +105,22 @@ const schema = buildSchema(
 );
 
 /**
- * POST /graphql of the root query `field` as the member, selected as Sofa selects it for REST
- * (every field, one level of circular references), so both interfaces read the same.
+ * The root query `field` selected as Sofa selects it for REST (every field, one level of
+ * circular references), so both interfaces read the same.
  */
+export const selectedAsSofa = (from: GraphQLSchema, field: string) =>
+  print(
+    buildOperationNodeForField({
+      schema: from,
+      kind: OperationTypeNode.QUERY,
+      field,
+      circularReferenceDepth: 1,
+    }),
+  );
+
+/** POST /graphql of the root query `field` as the member, selected as Sofa selects it. */
 export function graphql(field: string, variables: (s: Session) => object = () => ({})) {
-  const operation = { schema, kind: OperationTypeNode.QUERY, field, circularReferenceDepth: 1 };
-  const query = print(buildOperationNodeForField(operation));
+  const query = selectedAsSofa(schema, field);
   return (session: Session, connections: number): LoadSpec => ({
     url: `${session.baseUrl}/graphql`,
     method: "POST",

@@ -2,22 +2,8 @@
  * The read suite in order; a group's scenarios take turns, so that their ratios share one drift.
  * A new scenario is a file exporting it (as public-events.ts does) and one line below.
  */
-import { ALONE_PATHS, ALONE_QUERY } from "./floor-server";
 import { PUBLIC_EVENT_SCENARIOS } from "./public-events";
 import { get, graphql, publicPage, signedInRead, type Scenario } from "./scenario";
-
-/** Apollo alone or its express counterpart (floor-server.ts): the same body, no sign-in. */
-const alone = (name: string, via: Scenario["via"], path: string): Scenario => ({
-  name,
-  via,
-  group: "Apollo alone",
-  spec: (session, connections) => ({
-    url: `${session.floorUrl}${path}`,
-    method: "POST",
-    body: JSON.stringify({ query: ALONE_QUERY, variables: { id: session.officeId } }),
-    connections,
-  }),
-});
 
 const DIRECTORY = "/members/public/directory-locations";
 const officeById = graphql("office", (s) => ({ id: s.officeId }));
@@ -33,9 +19,6 @@ export const READ_SCENARIOS: Scenario[] = [
     `GET ${DIRECTORY} (hand-written)`,
     `GET ${DIRECTORY} (If-None-Match, 304)`,
   ]),
-  // No ratio target: what Apollo adds by itself, beside what /graphql adds over the floor.
-  alone("POST /alone/express (constant answer)", "floor", ALONE_PATHS.express),
-  alone("office(id) through Apollo alone (constant answer)", "GraphQL", ALONE_PATHS.apollo),
   ...PUBLIC_EVENT_SCENARIOS,
   // Issue 39: a 1 MiB file through its signed link (the link check, the record's lookup, the
   // headers) against the same bytes from the storage driver (floor-server.ts), within 1.5 ×.

@@ -1,8 +1,8 @@
-import { spawn } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
 import type { DevEngine as Engine } from "../tools/dev-db/engine";
 import { freePort } from "../tests/support/free-port";
+import { startServiceProcess } from "../tests/support/service-process";
 import { BENCH_DATA_KEY, databaseOf } from "./dataset";
 
 /** The service's heap cap in the benchmark, as docker-compose.yml sets it. */
@@ -45,37 +45,11 @@ export type ServiceWithFloor = Awaited<ReturnType<typeof startService>>;
 
 /** The compiled service and the floor beside it (service-with-floor.ts), once healthy. */
 export async function startService(engine: Engine, members: number) {
-  const [port, floorPort] = [await freePort(), await freePort()];
-  const child = spawn(process.execPath, ["dist/bench/service-with-floor.js"], {
-    cwd: path.join(__dirname, ".."),
-    env: {
-      ...process.env,
-      ...serviceEnv(engine, members),
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      FLOOR_PORT: String(floorPort),
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-20_000));
-  child.stdout.on("data", keep);
-  child.stderr.on("data", keep);
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    child.kill("SIGTERM");
-    const force = setTimeout(() => child.kill("SIGKILL"), 15_000);
-    await exited;
-    clearTimeout(force);
-  };
-  const [url, floorUrl] = [port, floorPort].map((one) => `http://127.0.0.1:${one}`);
-  const deadline = Date.now() + 180_000;
-  while (Date.now() < deadline && child.exitCode === null) {
-    const health = await fetch(`${url}/api/v1/health`).catch(() => undefined);
-    if (health?.status === 200) return { url, floorUrl, pid: child.pid!, stop };
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  await stop();
-  throw new Error(`the service did not become ready on port ${port}:\n${output}`);
+  const floorPort = await freePort();
+  const service = await startServiceProcess(
+    { ...serviceEnv(engine, members), HOST: "127.0.0.1", FLOOR_PORT: String(floorPort) },
+    "benchFloor",
+  );
+  const floorUrl = `http://127.0.0.1:${floorPort}`;
+  return { url: service.url, floorUrl, pid: service.child.pid!, stop: service.stop };
 }

@@ -16,7 +16,7 @@ async function main(): Promise<void> {
   const floorPort = Number(process.env.FLOOR_PORT);
   if (!Number.isInteger(floorPort) || floorPort <= 0) throw new Error("FLOOR_PORT must be a port");
   const running = await startServer(config, log, await openDatabase(config));
-  const floor = await createFloorApp(running.services, config, log);
+  const floor = createFloorApp(running.services, config, log);
   listenFloor(floor, config, floorPort);
 }
 

@@ -158,7 +158,6 @@ it("renders the report with the machine, every target, every count and the capac
     "Service RSS at 300 members ≤ 30 MB above 100",
     "concurrent sign-ins",
     "export.csv",
-    "## What Apollo alone costs",
     "## Capacity plan for MongoDB (on paper)",
     "## Sign-in bursts",
   ]) {

@@ -53,6 +53,14 @@ it("runs the loads in turns and adds up each one's turns", async () => {
   expect(a.p99).toBeLessThanOrEqual(Math.ceil(a.max));
 }, 20_000);
 
+it("times a turn of an amount to its last answer, not to autocannon's next tick", async () => {
+  // Forty immediate answers take a few milliseconds; autocannon reports them up to a second later.
+  const [a] = await measureInTurns([{ url: `${base}/a`, connections: 2, amount: 40 }], 2);
+  expect(a.total).toBe(80);
+  for (const rate of a.turnRates!) expect(rate).toBeGreaterThan(40 / 0.5);
+  expect(a.requestsPerSecond).toBeGreaterThan(80 / 0.5);
+}, 20_000);
+
 it("gives each load the server's CPU time per answer when told how to read it", async () => {
   // The server runs in this process: its CPU time is this process's.
   const cpuOf = () => {
