@@ -38,16 +38,13 @@ it("yields to JWT_SECRET when one is configured", () => {
 
 it("is the same for several processes starting at once on a fresh data directory", async () => {
   const dir = path.join(freshDir(), "data");
-  const script = `process.stdout.write(require("./src/modules/auth/jwt-secret").resolveJwtSecret(undefined, ${JSON.stringify(dir)}))`;
+  // The compiled module (built by jest's global set-up), as a started service loads it.
+  const script = `process.stdout.write(require("./dist/src/modules/auth/jwt-secret").resolveJwtSecret(undefined, ${JSON.stringify(dir)}))`;
   const runs = await Promise.all(
     Array.from({ length: 6 }, () =>
-      promisify(execFile)(
-        process.execPath,
-        ["-r", "ts-node/register/transpile-only", "-e", script],
-        {
-          cwd: root,
-        },
-      ),
+      promisify(execFile)(process.execPath, ["-e", script], {
+        cwd: root,
+      }),
     ),
   );
   const secrets = new Set(runs.map((run) => run.stdout));

@@ -2,9 +2,9 @@ import { randomBytes } from "node:crypto";
 import Redis from "ioredis";
 import type { Response } from "supertest";
 import { ForgotPasswordDocument, LoginDocument } from "../graphql/generated";
-import { BOOTSTRAP_ADMIN, bearer, buildUser, uniqueEmail } from "../support/factories";
+import { bearer, buildUser, uniqueEmail } from "../support/factories";
 import { verificationCodeIn } from "../support/mailbox";
-import { startTestApp, type TestApp } from "../support/test-app";
+import { BOOTSTRAP_ADMIN, startTestApp, type TestApp } from "../support/test-app";
 import { rawDb } from "../support/raw-db";
 
 /*

@@ -2,7 +2,6 @@ import { print } from "graphql";
 import jwt from "jsonwebtoken";
 import { CurrentUserDocument, LogoutDocument, RefreshTokenDocument } from "../graphql/generated";
 import {
-  BOOTSTRAP_ADMIN,
   bearer,
   buildUser,
   login,
@@ -11,7 +10,7 @@ import {
   TEST_PASSWORD,
   type TestUser,
 } from "../support/factories";
-import { PRODUCTION_ENV, startTestApp, type TestApp } from "../support/test-app";
+import { BOOTSTRAP_ADMIN, PRODUCTION_ENV, startTestApp, type TestApp } from "../support/test-app";
 import { rawDb } from "../support/raw-db";
 
 const AUTH = "/api/v1/auth";

@@ -13,7 +13,7 @@ import { MongoClient } from "mongodb";
 import supertest from "supertest";
 import { startEngine } from "../../tools/dev-db/engine";
 import { findExecutable } from "../../tools/dev-db/executables";
-import { BOOTSTRAP_ADMIN } from "../support/factories";
+import { BOOTSTRAP_ADMIN } from "../support/test-app";
 import { freePort } from "../support/free-port";
 import { COMPILED, ensureServiceBuilt } from "../support/service-build";
 

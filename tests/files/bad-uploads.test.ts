@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import { bearer } from "../support/factories";
 import { rawDb } from "../support/raw-db";
 import { useScenario } from "../support/scenario";
+import { eventually } from "../support/until";
 import { JPEG, PDF, PNG, storageDir, storedNames, upload } from "../support/file-samples";
 
 /** Issue 39 point 6: each of these gets a clear 4xx and leaves no byte and no record. */
@@ -22,10 +23,16 @@ async function changesNothing(act: () => Promise<void>) {
   const files = storedNames(storage.dir);
   const records = await rawDb(app).files.countDocuments({ ownerId: member.id });
   await act();
-  // A refused upload may finish cleaning after its answer: give it a moment.
-  await new Promise((resolve) => setTimeout(resolve, 200));
-  expect(storedNames(storage.dir)).toEqual(files);
-  expect(await rawDb(app).files.countDocuments({ ownerId: member.id })).toBe(records);
+  // A refused upload may finish cleaning after its answer.
+  const after = await eventually(
+    async () => ({
+      files: storedNames(storage.dir),
+      records: await rawDb(app).files.countDocuments({ ownerId: member.id }),
+    }),
+    (now) => JSON.stringify(now) === JSON.stringify({ files, records }),
+    10_000,
+  );
+  expect(after).toEqual({ files, records });
 }
 
 const expectError = (response: { status: number; body: unknown }, status: number, code: string) => {

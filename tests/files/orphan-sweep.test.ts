@@ -6,6 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { rawDb } from "../support/raw-db";
 import { useScenario } from "../support/scenario";
+import { eventually } from "../support/until";
 import { PDF, storageDir, upload } from "../support/file-samples";
 
 const storage = storageDir();
@@ -24,11 +25,12 @@ it("deletes unnamed files older than FILE_ORPHAN_HOURS and keeps the others", as
   await files.updateOne({ _id: orphan }, { $set: { unnamedSince: longAgo } });
   await files.updateOne({ _id: named }, { $set: { unnamedSince: null, attachedAt: longAgo } });
 
-  const deadline = Date.now() + 10_000;
-  while ((await files.countDocuments({ _id: orphan })) > 0 && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  expect(await files.countDocuments({ _id: orphan })).toBe(0);
+  const left = await eventually(
+    () => files.countDocuments({ _id: orphan }),
+    (count) => count === 0,
+    10_000,
+  );
+  expect(left).toBe(0);
   expect(fs.existsSync(path.join(storage.dir, orphan))).toBe(false);
   for (const kept of [named, young]) {
     expect(await files.countDocuments({ _id: kept })).toBe(1);

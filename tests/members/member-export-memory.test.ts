@@ -22,7 +22,7 @@ import {
   stopAll,
   type ServiceProcess,
 } from "../support/service-process";
-import { BOOTSTRAP_ADMIN } from "../support/factories";
+import { BOOTSTRAP_ADMIN } from "../support/test-app";
 
 /**
  * Demo members seeded (~15 s) and exported (15-25 s at the 600-1 200 rows/s FerretDB gives

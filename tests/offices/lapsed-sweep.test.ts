@@ -5,18 +5,9 @@
 import { rawDb } from "../support/raw-db";
 import { shortTermHolder } from "../support/short-term";
 import { useScenario } from "../support/scenario";
+import { eventually } from "../support/until";
 
 const scenario = useScenario({ env: { LAPSED_SWEEP_SECONDS: "1" } });
-
-/** Polls `check` until it holds or `ms` pass; answers whether it held. */
-async function eventually(check: () => Promise<boolean>, ms: number): Promise<boolean> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (await check()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  return check();
-}
 
 test("a lapsed term is released, its slot and its member's office given back, with no request", async () => {
   const { app, admin } = scenario();
@@ -27,11 +18,14 @@ test("a lapsed term is released, its slot and its member's office given back, wi
   // The term has been over for a second, on the clock the sweep reads.
   app.internals.clock.advance(61);
 
-  const released = await eventually(
-    async () => (await db.officeHolders.findById(holderId).lean())?.releasedAt != null,
+  // The sweep marks the term released first and gives back the office's slot and the member's
+  // office after it: wait for the last of those writes, then check all three.
+  const memberAfter = await eventually(
+    () => db.members.findById(member.id).lean(),
+    (record) => record?.activeOffices === 0,
     15_000,
   );
-  expect(released).toBe(true);
+  expect(memberAfter?.activeOffices).toBe(0);
+  expect((await db.officeHolders.findById(holderId).lean())?.releasedAt).toBeInstanceOf(Date);
   expect((await db.offices.findById(office.id).lean())?.activeHolders).toBe(0);
-  expect((await db.members.findById(member.id).lean())?.activeOffices).toBe(0);
 });

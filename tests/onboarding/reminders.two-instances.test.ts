@@ -10,6 +10,7 @@ import type { ReceivedMail } from "../support/mailbox";
 import { startTestApp, type TestApp } from "../support/test-app";
 import { API, memberBeforeOath, oathDayEndingIn, swornMember } from "../support/membership-year";
 import { nextRunsOf } from "../support/scheduler-runs";
+import { until } from "../support/until";
 
 jest.setTimeout(600_000);
 
@@ -37,16 +38,16 @@ const allMail = (): ReceivedMail[] => instances.flatMap((app) => app.mail.messag
 const mailTo = (email: string, subject: RegExp) =>
   allMail().filter((mail) => mail.to.includes(email.toLowerCase()) && subject.test(mail.subject));
 
-async function until(done: () => boolean, ms = 60_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!done()) {
-    if (Date.now() > end) {
-      const seen = allMail().map((mail) => `${mail.to.join(",")}: ${mail.subject}`);
-      throw new Error(`not in time; mail so far:\n${seen.join("\n")}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
+const mailArrives = (done: () => boolean) =>
+  until(
+    done,
+    () =>
+      `not in time; mail so far:\n${allMail()
+        .map((m) => `${m.to.join(",")}: ${m.subject}`)
+        .join("\n")}`,
+    60_000,
+    250,
+  );
 
 /** Two more whole runs of both reminder sweeps by the running instances: a second send shows. */
 const moreLooks = () => nextRunsOf(running, ["membership.reminders", "interviews.reminders"]);
@@ -87,7 +88,7 @@ it("sends each reminder once with two instances, and once more what fell due whi
     .set(bearer(interviewee));
   const scheduledAt = new Date(booking.body.data.scheduledAt as string).getTime();
 
-  await until(
+  await mailArrives(
     () =>
       mailTo(in30.user.email, IN_30).length > 0 &&
       mailTo(in7.user.email, IN_7).length > 0 &&
@@ -111,7 +112,7 @@ it("sends each reminder once with two instances, and once more what fell due whi
   const interviewAhead = scheduledAt - Date.now() > DAY_S * 1000;
   if (interviewAhead) {
     await startBoth(Math.ceil((scheduledAt - Date.now()) / 1000) - 12 * 3600);
-    await until(() => mailTo(interviewee.email, INTERVIEW).length > 0);
+    await mailArrives(() => mailTo(interviewee.email, INTERVIEW).length > 0);
     await moreLooks();
     await stopBoth();
   }
@@ -120,7 +121,7 @@ it("sends each reminder once with two instances, and once more what fell due whi
 
   // Both down while `later`'s 30-day reminder falls due: the first look after finds it, once.
   await startBoth(35 * DAY_S);
-  await until(() => mailTo(later.user.email, IN_30).length > 0);
+  await mailArrives(() => mailTo(later.user.email, IN_30).length > 0);
   await moreLooks();
   expect(mailTo(later.user.email, IN_30)).toHaveLength(1);
   // The others moved on to their next reminders, each once too.

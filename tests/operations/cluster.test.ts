@@ -9,12 +9,12 @@ import {
   logLines,
   probe,
   serviceEnv,
-  sleep,
   startServiceProcess,
   stopAll,
   type ServiceProcess,
 } from "../support/service-process";
 import { COMPILED } from "../support/service-build";
+import { until } from "../support/until";
 
 /*
  * WORKERS=2 as `npm start` runs it: the development launcher (tools/dev-db/start.ts) starts an
@@ -104,13 +104,8 @@ function killQuietly(pid: number): void {
   }
 }
 
-async function waitFor(condition: () => boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms: ${String(condition)}`);
-    await sleep(100);
-  }
-}
+const waitFor = (condition: () => boolean, timeoutMs: number) =>
+  until(condition, `not: ${String(condition)}`, timeoutMs, 100);
 
 /**
  * `count` requests, one after the other, each on a new connection and with its own request id;

@@ -290,4 +290,15 @@ describe("Dockerfile", () => {
     const engines = (JSON.parse(read("package.json")) as { engines: { node: string } }).engines;
     expect(engines.node).toBe(">=20.19");
   });
+
+  it("compiles the scripts into the image, with what they import, for data-key rotation there", () => {
+    const dockerfile = read("Dockerfile");
+    const build = dockerfile.slice(0, dockerfile.indexOf("npm run build"));
+    for (const folder of ["src", "scripts", "tools/dev-db"]) {
+      expect(build).toContain(`COPY ${folder} ./${folder}`);
+    }
+    const config = JSON.parse(read("tsconfig.build.json")) as { include: string[] };
+    expect(config.include).toEqual(expect.arrayContaining(["src", "scripts", "tools/dev-db"]));
+    expect(read("README.md")).toContain("dist/scripts/rotate-data-key.js");
+  });
 });

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { TEST_JWT_SECRET } from "../support/test-app";
+import { until } from "../support/until";
 
 const root = path.join(__dirname, "..", "..");
 
@@ -15,13 +16,13 @@ async function freePort(): Promise<number> {
 }
 
 /** Resolves once `output()` matches, or rejects with what was printed after `ms`. */
-async function waitFor(output: () => string, pattern: RegExp, ms: number): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!pattern.test(output())) {
-    if (Date.now() > deadline) throw new Error(`no ${String(pattern)} in:\n${output()}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
+const waitFor = (output: () => string, pattern: RegExp, ms: number) =>
+  until(
+    () => pattern.test(output()),
+    () => `no ${String(pattern)} in:\n${output()}`,
+    ms,
+    250,
+  );
 
 describe("npm run dev", () => {
   it("serves with readable logs and restarts when a source file changes", async () => {

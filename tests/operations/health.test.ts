@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { startEngine, type DevEngine as Engine } from "../../tools/dev-db/engine";
 import { startTestApp, type TestApp } from "../support/test-app";
+import { eventually } from "../support/until";
 
 // This file kills its database, so it has an engine of its own rather than the run's.
 let engine: Engine;
@@ -20,14 +21,12 @@ afterAll(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function waitForHealth(status: number, timeoutMs: number) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const response = await app.http().get("/api/v1/health");
-    if (response.status === status || Date.now() > deadline) return response;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
+const waitForHealth = (status: number, timeoutMs: number) =>
+  eventually(
+    () => app.http().get("/api/v1/health"),
+    (response) => response.status === status,
+    timeoutMs,
+  );
 
 describe("GET /api/v1/", () => {
   it("describes the service", async () => {

@@ -379,11 +379,10 @@ describe("explorers served from local files", () => {
       process.execPath,
       [
         "-r",
-        "ts-node/register/transpile-only",
-        "-r",
         "reflect-metadata",
         "-e",
-        'require("./src/http/app"); console.log(Object.keys(require.cache).filter((file) => file.includes("swagger-ui-dist")).join("\\n"))',
+        // The compiled app (built by jest's global set-up), as a started service loads it.
+        'require("./dist/src/http/app"); console.log(Object.keys(require.cache).filter((file) => file.includes("swagger-ui-dist")).join("\\n"))',
       ],
       { cwd: path.join(__dirname, "..", ".."), encoding: "utf8" },
     );

@@ -1,7 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { BOOTSTRAP_ADMIN } from "../support/factories";
-import { startTestApp, type TestApp } from "../support/test-app";
+import { BOOTSTRAP_ADMIN, startTestApp, type TestApp } from "../support/test-app";
 
 /**
  * Runs requests.http (VS Code REST Client syntax) from the top against the real service, so

@@ -3,6 +3,7 @@ import path from "node:path";
 import { freePort } from "../support/free-port";
 import { COMPILED, ensureServiceBuilt } from "../support/service-build";
 import { TEST_JWT_SECRET } from "../support/test-app";
+import { eventually } from "../support/until";
 
 const root = path.join(__dirname, "..", "..");
 
@@ -32,15 +33,15 @@ describe("the service process", () => {
     );
 
     try {
-      const deadline = Date.now() + 30_000;
-      let healthy = false;
-      while (!healthy && Date.now() < deadline) {
-        healthy = await fetch(`http://127.0.0.1:${port}/api/v1/health`).then(
-          (r) => r.ok,
-          () => false,
-        );
-        if (!healthy) await new Promise((resolve) => setTimeout(resolve, 250));
-      }
+      const healthy = await eventually(
+        () =>
+          fetch(`http://127.0.0.1:${port}/api/v1/health`).then(
+            (r) => r.ok,
+            () => false,
+          ),
+        Boolean,
+        30_000,
+      );
       expect(healthy).toBe(true);
 
       const inFlight = fetch(`http://127.0.0.1:${port}/api/v1/branch-service`);

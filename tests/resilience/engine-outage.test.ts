@@ -6,7 +6,8 @@ import os from "node:os";
 import path from "node:path";
 import { startEngine, type DevEngine as Engine } from "../../tools/dev-db/engine";
 import { toErrorResponse } from "../../src/errors/error-mapper";
-import { BOOTSTRAP_ADMIN, buildUser, login } from "../support/factories";
+import { buildUser, login } from "../support/factories";
+import { BOOTSTRAP_ADMIN } from "../support/test-app";
 import { TestMailbox } from "../support/mailbox";
 import {
   factoryApp,

@@ -2,9 +2,10 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { BOOTSTRAP_ADMIN, login } from "../support/factories";
+import { login } from "../support/factories";
 import { TestMailbox } from "../support/mailbox";
-import { TEST_JWT_SECRET } from "../support/test-app";
+import { eventually } from "../support/until";
+import { BOOTSTRAP_ADMIN, TEST_JWT_SECRET } from "../support/test-app";
 import {
   enginePid,
   factoryApp,
@@ -207,9 +208,16 @@ describe.each([
     const missing: string[] = [];
     for (const write of writes.filter((w) => w.status === 201)) {
       const { id } = (write.body as { data: { id: string } }).data;
-      const read = await probe(`${service.url}${API}/branch-service/${id}`, REQUEST_TIMEOUT_MS, {
-        headers: { authorization: `Bearer ${token}` },
-      });
+      // A 503 says nothing of the write, only that this request met no database: with two
+      // workers, health 200 came from one while the other may still be reconnecting.
+      const read = await eventually(
+        () =>
+          probe(`${service.url}${API}/branch-service/${id}`, REQUEST_TIMEOUT_MS, {
+            headers: { authorization: `Bearer ${token}` },
+          }),
+        (r) => r.status !== 503,
+        RECOVERY_BOUND_MS,
+      );
       const title = (read.body as { data?: { title?: string } } | null)?.data?.title;
       if (read.status !== 200 || title !== write.title)
         missing.push(`${describeWrite(write)} reads ${read.status} ${JSON.stringify(read.body)}`);

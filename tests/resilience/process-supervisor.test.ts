@@ -11,6 +11,7 @@ import {
   type Backoff,
   type EngineLogLevel,
 } from "../../tools/dev-db/supervisor";
+import { until } from "../support/until";
 
 const BACKOFF: Backoff = { initialMs: 100, maxMs: 400, stableAfterMs: 1_000 };
 const WAIT_BOUND_MS = 10_000;
@@ -86,13 +87,8 @@ async function waitForPort(port: number, abort: AbortSignal): Promise<void> {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function waitFor(condition: () => boolean): Promise<void> {
-  const deadline = Date.now() + WAIT_BOUND_MS;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await sleep(20);
-  }
-}
+const waitFor = (condition: () => boolean) =>
+  until(condition, `not: ${String(condition)}`, WAIT_BOUND_MS, 20);
 
 const messages = (h: Harness) => h.log.map((entry) => entry.message);
 const restarts = (h: Harness) => messages(h).filter((m) => m.startsWith("stand-in restarted"));

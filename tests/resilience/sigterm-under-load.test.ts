@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import http from "node:http";
-import { BOOTSTRAP_ADMIN } from "../support/factories";
+import { BOOTSTRAP_ADMIN } from "../support/test-app";
 import {
   dropDatabase,
   probe,

@@ -1,16 +1,9 @@
 import { randomBytes } from "node:crypto";
 import Redis from "ioredis";
 import type { Response } from "supertest";
-import {
-  BOOTSTRAP_ADMIN,
-  applyAs,
-  bearer,
-  buildUser,
-  login,
-  uniqueEmail,
-} from "../support/factories";
+import { applyAs, bearer, buildUser, login, uniqueEmail } from "../support/factories";
 import { TestMailbox } from "../support/mailbox";
-import type { TestApp } from "../support/test-app";
+import { BOOTSTRAP_ADMIN, type TestApp } from "../support/test-app";
 import {
   dropDatabase,
   factoryApp,

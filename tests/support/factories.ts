@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { SAMPLE_APPLICATION } from "../../src/modules/members/sample-application";
 import { Role } from "../../src/modules/users/role";
 import { verificationCodeIn } from "./mailbox";
-import type { TestApp } from "./test-app";
+import { BOOTSTRAP_ADMIN, type TestApp } from "./test-app";
 
 export interface TestUser {
   id: string;
@@ -14,9 +14,6 @@ export interface TestUser {
 }
 
 export const TEST_PASSWORD = "Secret#123";
-
-/** The administrator every test app bootstraps (see startTestApp). */
-export const BOOTSTRAP_ADMIN = { email: "root-admin@example.org", password: "Bootstrap#Admin1" };
 
 export const bearer = (user: { token: string }) => ({ authorization: `Bearer ${user.token}` });
 

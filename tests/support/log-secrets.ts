@@ -1,7 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { DEMO_PASSWORD } from "../../scripts/demo/demo-data";
-import { BOOTSTRAP_ADMIN, TEST_PASSWORD } from "./factories";
+import { TEST_PASSWORD } from "./factories";
+import { BOOTSTRAP_ADMIN } from "./test-app";
 
 export interface LogFinding {
   file: string;

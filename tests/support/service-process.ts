@@ -5,9 +5,8 @@ import { MongoClient } from "mongodb";
 import supertest from "supertest";
 import { freePort } from "./free-port";
 import { COMPILED, ensureServiceBuilt } from "./service-build";
-import { BOOTSTRAP_ADMIN } from "./factories";
 import type { TestMailbox } from "./mailbox";
-import { RELAXED_LIMITS, TEST_JWT_SECRET, type TestApp } from "./test-app";
+import { BOOTSTRAP_ADMIN, RELAXED_LIMITS, TEST_JWT_SECRET, type TestApp } from "./test-app";
 
 /*
  * The service as operators run it: `src/main.ts` compiled (dist/src/main.js, as the Dockerfile

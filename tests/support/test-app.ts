@@ -11,10 +11,12 @@ import { connectDatabase } from "../../src/db/connection";
 import { createLogger } from "../../src/logger";
 import { startServer, type RunningServer } from "../../src/server";
 import { CommandRecorder, declaredIndexes } from "./command-recorder";
-import { BOOTSTRAP_ADMIN } from "./factories";
 import { describeUnserved, unservedQueries, type UnservedQuery } from "./index-coverage";
 import { saveRecorded } from "./recorded-queries";
 import { TestMailbox } from "./mailbox";
+
+/** The administrator every test app bootstraps (see startTestApp). */
+export const BOOTSTRAP_ADMIN = { email: "root-admin@example.org", password: "Bootstrap#Admin1" };
 
 export const TEST_JWT_SECRET = "test-secret-0123456789-abcdefghijklmnopqrstuvwxyz";
 

@@ -54,21 +54,3 @@ export function verified(secret: string, hook: ReceivedHook): unknown {
     "webhook-signature": hook.signature,
   });
 }
-
-/**
- * Polls until `check` holds (the scheduler looks every few seconds), or fails after `ms`:
- * generous, since it returns as soon as `check` holds and a busy machine runs the jobs late.
- */
-export async function eventually<T>(
-  read: () => T | Promise<T>,
-  check: (value: T) => boolean,
-  ms = 60_000,
-): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (check(value)) return value;
-    if (Date.now() > end) return value;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}

@@ -17,6 +17,7 @@ import {
 } from "../support/factories";
 import { PDF, upload } from "../support/file-samples";
 import { startTestApp, type TestApp } from "../support/test-app";
+import { eventually } from "../support/until";
 
 const API = "/api/v1";
 const PERSON = {
@@ -71,13 +72,13 @@ function outboxTexts(): string[] {
 }
 
 async function codeFromOutbox(email: string): Promise<string> {
-  for (let attempt = 0; attempt < 50; attempt += 1) {
+  const codeNow = () => {
     const mail = outboxTexts().find((text) => text.includes(email) && /Your code: /.test(text));
-    const code = mail && /^Your code: ([A-HJ-NP-Z2-9]{8})\r?$/m.exec(mail)?.[1];
-    if (code) return code;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`no verification code for ${email} in the outbox`);
+    return mail && /^Your code: ([A-HJ-NP-Z2-9]{8})\r?$/m.exec(mail)?.[1];
+  };
+  const code = await eventually(codeNow, Boolean, 5_000);
+  if (!code) throw new Error(`no verification code for ${email} in the outbox`);
+  return code;
 }
 
 /**

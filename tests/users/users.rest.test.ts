@@ -2,7 +2,6 @@ import { PUBLIC_USER_KEYS, SECRET_MARKERS, UNKNOWN_ID } from "../support/expecta
 import type supertest from "supertest";
 import { Role } from "../../src/modules/users/role";
 import {
-  BOOTSTRAP_ADMIN,
   TEST_PASSWORD,
   bearer,
   buildAdmin,
@@ -13,7 +12,7 @@ import {
   type TestUser,
 } from "../support/factories";
 import { verificationCodeIn } from "../support/mailbox";
-import { startTestApp, type TestApp } from "../support/test-app";
+import { BOOTSTRAP_ADMIN, startTestApp, type TestApp } from "../support/test-app";
 import { rawDb } from "../support/raw-db";
 import { startScenario } from "../support/scenario";
 

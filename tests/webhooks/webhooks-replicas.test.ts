@@ -2,7 +2,8 @@ import { DISPATCH_JOB, SWEEP_JOB } from "../../src/modules/webhooks/webhook-disp
 import { bearer, buildAdmin, type TestUser } from "../support/factories";
 import { nextLooksOf, nextRunsOf } from "../support/scheduler-runs";
 import { startTestApp, type TestApp } from "../support/test-app";
-import { eventually, startReceiver, verified } from "../support/webhook-receiver";
+import { startReceiver, verified } from "../support/webhook-receiver";
+import { eventually } from "../support/until";
 
 const API = "/api/v1";
 const LOOPBACK = { WEBHOOKS_ALLOW_PRIVATE: "true", WEBHOOK_RETRY_BASE_SECONDS: "1" };

@@ -5,12 +5,8 @@ import { approvedMemberOf, bearer, buildOffice, type TestUser } from "../support
 import { startScenario } from "../support/scenario";
 import { nextRunsOf } from "../support/scheduler-runs";
 import type { TestApp } from "../support/test-app";
-import {
-  eventually,
-  startReceiver,
-  verified,
-  type ReceivedHook,
-} from "../support/webhook-receiver";
+import { eventually } from "../support/until";
+import { startReceiver, verified, type ReceivedHook } from "../support/webhook-receiver";
 
 const API = "/api/v1";
 
